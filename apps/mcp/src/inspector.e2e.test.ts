@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { OPERATION_NAMES } from '@customer-api/contract';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type RunningHttpServer, startHttpServer } from './transports/http.js';
+
+const api = inject('api');
+const run = promisify(execFile);
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+/** The official inspector CLI (v1 line: the 2.x inspector needs Node 22). */
+const INSPECTOR = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json')),
+  'build/cli.js',
+);
+
+/**
+ * Runs `mcp-inspector-cli --cli`. The working directory is `dist/`: inspector-cli 1.0.3 checks
+ * `../package.json` against the working directory but imports it relative to itself, so it
+ * needs a parent directory holding a package.json.
+ */
+async function inspector(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], {
+    cwd: DIST,
+    timeout: 30_000,
+  });
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+const stdioTarget = () => [
+  process.execPath,
+  'main.js',
+  '-e',
+  `CUSTOMER_API_KEY=${api.apiKey}`,
+  '-e',
+  `CUSTOMER_API_BASE_URL=${api.baseUrl}`,
+];
+
+describe('the MCP inspector CLI', () => {
+  let http: RunningHttpServer;
+  beforeAll(async () => {
+    http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await http.close();
+  });
+
+  it('lists every tool of customer-api-mcp over stdio', async () => {
+    const result = await inspector([...stdioTarget(), '--method', 'tools/list']);
+    const tools = result.tools as { name: string; outputSchema?: unknown }[];
+    expect(tools).toHaveLength(OPERATION_NAMES.length);
+    expect(tools.every((t) => t.outputSchema)).toBe(true);
+  });
+
+  it('calls a tool over stdio', async () => {
+    const result = await inspector([
+      ...stdioTarget(),
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'list_pages',
+      '--tool-arg',
+      'limit=1',
+    ]);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      items: expect.any(Array),
+      totalCount: expect.any(Number),
+    });
+  });
+
+  it('calls a tool over Streamable HTTP with the key in a header', async () => {
+    const result = await inspector([
+      http.url,
+      '--transport',
+      'http',
+      '--header',
+      `x-api-key: ${api.apiKey}`,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_page',
+      '--tool-arg',
+      'pageId=page_missing',
+    ]);
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('NOT_FOUND');
+  });
+});

@@ -1,0 +1,87 @@
+import { createRequire } from 'node:module';
+import type { CustomerApiClient } from '@customer-api/client';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorFields, type Logger, silentLogger } from './log.js';
+import { registerResources } from './resources.js';
+import { callTool } from './tools/call.js';
+import { deriveTools, type ToolDefinition } from './tools/derive.js';
+import { selectTools, type ToolSelection } from './tools/select.js';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+
+/** Name this server reports in `initialize`. */
+export const SERVER_NAME = 'customer-api';
+
+/** Guidance every client receives with `initialize`; kept short because it costs context too. */
+export const INSTRUCTIONS =
+  'Tools call the Customer API, one tool per operation. Look ids up with list_* and get_* tools; never guess ' +
+  'them. List tools return 10 items unless limit is set: page with cursor=nextCursor, and use fields to return ' +
+  "less. Failures come back as error results with the API's error object (code, detail, requestId) and what " +
+  'to do next.';
+
+/** Options of {@link buildServer}. */
+export interface BuildServerOptions {
+  /** API client used for every call; it carries the API key. */
+  client: CustomerApiClient;
+  /** Safety switches: read-only, toolsets, tool allow-list. */
+  selection?: ToolSelection;
+  /** Hard cap on the JSON of one tool result, in bytes. */
+  maxResultBytes?: number;
+  /** Where tool calls and failures are logged (never stdout). */
+  logger?: Logger;
+}
+
+/** The `tools/list` entry of a tool. */
+export function listEntry(tool: ToolDefinition): Tool {
+  const { name, title, description, inputSchema, outputSchema, annotations } = tool;
+  return { name, title, description, inputSchema, outputSchema, annotations } as Tool;
+}
+
+/**
+ * Builds an MCP server exposing the selected contract operations as tools, plus page and
+ * message-history resources. Connect it to any transport; it holds no per-session state.
+ * @throws SelectionError when the selection names unknown toolsets or tools, or leaves none.
+ */
+export function buildServer(options: BuildServerOptions): McpServer {
+  const logger = options.logger ?? silentLogger;
+  const tools = selectTools(deriveTools(), options.selection);
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listed = tools.map(listEntry);
+  const mcp = new McpServer(
+    { name: SERVER_NAME, title: 'Customer API', version },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${request.params.name}: it does not exist or is switched off on this server (--read-only, --toolsets, --tools). Call tools/list for the available tools.`,
+      );
+    }
+    const started = performance.now();
+    const result = await callTool(tool, request.params.arguments, {
+      client: options.client,
+      maxResultBytes: options.maxResultBytes,
+      signal: extra.signal,
+      onUnexpectedError: (error) =>
+        logger.error('tool call failed', { tool: tool.name, ...errorFields(error) }),
+    });
+    logger.info('tool call', {
+      tool: tool.name,
+      ms: Math.round(performance.now() - started),
+      isError: !!result.isError,
+    });
+    return result;
+  });
+  registerResources(mcp, options.client, new Set(byName.keys()));
+  return mcp;
+}

@@ -1,0 +1,134 @@
+import { contract, OPERATION_NAMES, operationMeta } from '@customer-api/contract';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIST_LIMIT, deriveTools, toolName } from './derive.js';
+
+const tools = deriveTools();
+const tool = (name: string) => {
+  const found = tools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+const props = (name: string) => tool(name).inputSchema.properties as Record<string, Record<string, unknown>>;
+
+describe('deriveTools', () => {
+  it('derives one snake_case tool per contract operation, in contract order', () => {
+    expect(tools.map((t) => t.operation)).toEqual(OPERATION_NAMES);
+    expect(tools.map((t) => t.name)).toEqual(OPERATION_NAMES.map(toolName));
+    for (const t of tools) expect(t.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['list_pages', 'get_audience_messages', 'create_account_log']),
+    );
+  });
+
+  it('takes titles from summaries and names tools, not operations, in descriptions', () => {
+    expect(tool('list_pages').title).toBe(contract.listPages.summary);
+    expect(tool('get_audience_messages').description).toContain('(from list_audiences)');
+    for (const t of tools) {
+      expect(t.description.length).toBeGreaterThan(20);
+      for (const op of OPERATION_NAMES) expect(t.description).not.toMatch(new RegExp(`\\b${op}\\b`));
+    }
+  });
+
+  it('sets annotations from the operation metadata', () => {
+    for (const t of tools) {
+      const meta = operationMeta(t.operation);
+      expect(t.annotations).toEqual({
+        readOnlyHint: meta.kind === 'read',
+        destructiveHint: meta.destructive,
+        idempotentHint: meta.idempotent,
+        openWorldHint: false,
+      });
+    }
+    expect(tool('get_page').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(tool('delete_page').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(tool('restore_audience_message').annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(tool('create_page').annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    expect(tool('create_account_log').annotations).toMatchObject({ idempotentHint: true });
+    expect(tool('create_audience_message').annotations).toMatchObject({ destructiveHint: true });
+  });
+
+  it('flattens path, query and body into one input object, path parameters in camelCase', () => {
+    const activity = tool('list_account_activity');
+    expect(Object.keys(props('list_account_activity'))).toEqual(
+      expect.arrayContaining([
+        'accountId',
+        'cursor',
+        'limit',
+        'includePersonActivity',
+        'includeDeleted',
+        'fields',
+      ]),
+    );
+    expect(activity.inputSchema.required).toEqual(['accountId']);
+    expect(activity.bindings.accountId).toEqual({ part: 'params', key: 'account_id' });
+    expect(activity.bindings.includeDeleted).toEqual({ part: 'query', key: 'includeDeleted' });
+    const message = tool('create_audience_message');
+    expect(message.inputSchema.required).toEqual(
+      expect.arrayContaining(['pageId', 'audienceId', 'role', 'content']),
+    );
+    expect(message.bindings.content).toEqual({ part: 'body', key: 'content' });
+    expect(tool('restore_page').inputSchema).toMatchObject({
+      type: 'object',
+      required: ['pageId'],
+      additionalProperties: false,
+    });
+  });
+
+  it('advertises the MCP list default and plain booleans for query flags', () => {
+    expect(props('list_pages').limit).toMatchObject({ default: DEFAULT_LIST_LIMIT, maximum: 100 });
+    expect(props('list_account_activity').includeDeleted).toMatchObject({ type: 'boolean' });
+  });
+
+  it('offers fields only on reads, listing the item or result fields', () => {
+    expect(tool('list_pages').fields).toEqual({
+      target: 'items',
+      names: expect.arrayContaining(['pageId', 'name']),
+    });
+    expect(tool('get_audience_messages').fields?.names).toEqual([
+      'conversation',
+      'messages',
+      'context',
+      'pendingChanges',
+    ]);
+    for (const t of tools.filter((t) => t.meta.kind !== 'read')) expect(props(t.name).fields).toBeUndefined();
+  });
+
+  it('describes each success body as an object schema, without the selected level’s required list', () => {
+    for (const t of tools) expect(t.outputSchema.type).toBe('object');
+    const list = tool('list_pages').outputSchema as {
+      required: string[];
+      properties: { items: { items: object } };
+    };
+    expect(list.required).toEqual(['items', 'hasMore', 'nextCursor', 'totalCount']);
+    expect(list.properties.items.items).not.toHaveProperty('required');
+    expect(tool('get_page').outputSchema).not.toHaveProperty('required');
+    expect(tool('create_page').outputSchema.required).toEqual(
+      expect.arrayContaining(['pageId', 'name', 'createdAt']),
+    );
+    expect(JSON.stringify(tools.map((t) => t.outputSchema))).not.toContain('$ref');
+  });
+});
+
+describe('id hints', () => {
+  it('says where every path id comes from, naming tools that show it and do not need it', () => {
+    for (const t of tools) {
+      for (const [arg, binding] of Object.entries(t.bindings)) {
+        if (binding.part !== 'params') continue;
+        const named = [...t.description.matchAll(/\b(?:list|get|create)_[a-z_]+\b/g)].map((m) => m[0]);
+        expect(t.description, t.name).toContain(arg);
+        expect(named.length, `${t.name} names no source for ${arg}`).toBeGreaterThan(0);
+      }
+    }
+    expect(tool('archive_page').description).toContain('Ids: pageId from list_pages or create_page.');
+    expect(tool('restore_audience_message').description).toContain(
+      'messageId from get_audience_messages or create_audience_message',
+    );
+    expect(tool('redeliver_webhook_delivery').description).toContain(
+      'deliveryId from list_webhook_deliveries',
+    );
+    expect(tool('get_account').description).not.toContain('Ids:');
+  });
+});

@@ -1,0 +1,226 @@
+import {
+  contract,
+  OPERATION_NAMES,
+  type OperationMeta,
+  type OperationName,
+  operationMeta,
+  type ResourceGroup,
+} from '@customer-api/contract';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { type AppRoute, ContractNoBody } from '@ts-rest/core';
+import { z } from 'zod';
+import { withIdSources } from './id-sources.js';
+import { type JsonSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
+
+/** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
+export const DEFAULT_LIST_LIMIT = 10;
+
+/** Where one tool argument goes in the HTTP request. */
+export interface ArgBinding {
+  /** `params` (path), `query` or `body`. */
+  readonly part: 'params' | 'query' | 'body';
+  /** The name in that part, e.g. `page_id` for the tool argument `pageId`. */
+  readonly key: string;
+}
+
+/** Field selection offered by a read tool through its optional `fields` argument. */
+export interface FieldSelection {
+  /** `items` selects fields of each item of a page of results; `root` of the result itself. */
+  readonly target: 'items' | 'root';
+  /** The names that may be selected. */
+  readonly names: readonly string[];
+}
+
+/** One MCP tool, derived from one contract operation. */
+export interface ToolDefinition {
+  /** snake_case of the operation name, e.g. `list_pages`. */
+  readonly name: string;
+  /** The contract operation (and client method) it calls, e.g. `listPages`. */
+  readonly operation: OperationName;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+  readonly annotations: ToolAnnotations;
+  /** Resource group, kind and safety hints of the operation. */
+  readonly meta: OperationMeta;
+  /** The toolset slug of the operation's resource group, e.g. `audience-messages`. */
+  readonly toolset: string;
+  /** Tool argument name → place in the request. */
+  readonly bindings: Readonly<Record<string, ArgBinding>>;
+  readonly fields: FieldSelection | undefined;
+}
+
+/** The MCP tool name of an operation: its name in snake_case (`listPages` → `list_pages`). */
+export function toolName(operation: string): string {
+  return operation.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** The toolset slug of a resource group: lower-case words joined by hyphens (`Account Logs` → `account-logs`). */
+export function toolsetSlug(group: ResourceGroup): string {
+  return group.toLowerCase().replace(/\s+/g, '-');
+}
+
+/** snake_case path parameters become camelCase arguments, matching the ids in results (`page_id` → `pageId`). */
+function argName(pathParam: string): string {
+  return pathParam.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+const OPERATION_PATTERN = new RegExp(
+  `\\b(${[...OPERATION_NAMES].sort((a, b) => b.length - a.length).join('|')})\\b`,
+  'g',
+);
+
+/** Contract descriptions name operations (`listPages`); a model sees tools (`list_pages`). */
+function describe(route: AppRoute, meta: OperationMeta): string {
+  const text = (route.description ?? route.summary ?? '').replace(OPERATION_PATTERN, (name) =>
+    toolName(name),
+  );
+  if (!meta.paginated) return text;
+  return `${text} Returns ${DEFAULT_LIST_LIMIT} items unless limit is set (max 100); when hasMore is true, call again with cursor=nextCursor.`;
+}
+
+function successSchema(route: AppRoute): z.ZodType {
+  const responses = route.responses as Record<number, unknown>;
+  const status = [200, 201, 202].find((s) => responses[s] !== undefined);
+  if (status === undefined) throw new Error(`${route.path} has no success response`);
+  return responses[status] as z.ZodType;
+}
+
+/** The tool's own `title` is the display name; `annotations.title` would only repeat it. */
+function annotations(meta: OperationMeta): ToolAnnotations {
+  return {
+    readOnlyHint: meta.kind === 'read',
+    destructiveHint: meta.destructive,
+    idempotentHint: meta.idempotent,
+    openWorldHint: false,
+  };
+}
+
+/** Derives the tool of one contract operation. */
+export function deriveTool(operation: OperationName): ToolDefinition {
+  const route = contract[operation] as AppRoute;
+  const meta = operationMeta(operation);
+  const name = toolName(operation);
+  const title = route.summary ?? name;
+  const output = successSchema(route);
+  const fields = meta.kind === 'read' ? fieldSelection(output, meta.paginated) : undefined;
+  const input = inputSchema(name, route, fields);
+  return {
+    name,
+    operation,
+    title,
+    description: describe(route, meta),
+    inputSchema: input.schema,
+    outputSchema: outputSchema(output, meta, fields),
+    annotations: annotations(meta),
+    meta,
+    toolset: toolsetSlug(meta.group),
+    bindings: input.bindings,
+    fields,
+  };
+}
+
+let cached: readonly ToolDefinition[] | undefined;
+
+/** Every tool, one per contract operation, in contract order, with id hints (computed once). */
+export function deriveTools(): readonly ToolDefinition[] {
+  cached ??= withIdSources(OPERATION_NAMES.map(deriveTool));
+  return cached;
+}
+
+function fieldSelection(output: z.ZodType, paginated: boolean): FieldSelection | undefined {
+  const root = output instanceof z.ZodObject ? output : undefined;
+  if (!paginated) return root ? { target: 'root', names: Object.keys(root.shape) } : undefined;
+  const items = root?.shape.items;
+  const item = items instanceof z.ZodArray ? items.element : undefined;
+  return item instanceof z.ZodObject ? { target: 'items', names: Object.keys(item.shape) } : undefined;
+}
+
+/** Object levels spelled out in output schemas (the items of a page of results count as the top). */
+export const OUTPUT_SCHEMA_DEPTH = 1;
+
+/**
+ * The success body's schema, shaped by {@link outputView}. With `fields`, the selected level may
+ * lack any property, so its `required` list is dropped: results must validate against the schema.
+ */
+function outputSchema(
+  output: z.ZodType,
+  meta: OperationMeta,
+  fields: FieldSelection | undefined,
+): JsonSchema {
+  const json = outputView(toJsonSchema(output, 'output'), OUTPUT_SCHEMA_DEPTH, meta.paginated);
+  if (!fields) return json;
+  const level =
+    fields.target === 'root'
+      ? json
+      : ((json.properties as Record<string, JsonSchema>).items?.items as JsonSchema);
+  delete level.required;
+  return json;
+}
+
+interface DerivedInput {
+  schema: JsonSchema;
+  bindings: Record<string, ArgBinding>;
+}
+
+function inputSchema(tool: string, route: AppRoute, fields: FieldSelection | undefined): DerivedInput {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  const defs: Record<string, JsonSchema> = {};
+  const bindings: Record<string, ArgBinding> = {};
+  const add = (part: ArgBinding['part'], schema: unknown, rename: (key: string) => string) => {
+    if (!(schema instanceof z.ZodType)) return;
+    const json = toJsonSchema(schema, 'input');
+    Object.assign(defs, json.$defs ?? {});
+    const parts = objectParts(json);
+    for (const [key, property] of Object.entries(parts.properties)) {
+      const arg = rename(key);
+      const taken = bindings[arg];
+      if (taken) throw new Error(`Tool ${tool}: argument ${arg} is both in ${taken.part} and ${part}`);
+      bindings[arg] = { part, key };
+      properties[arg] = part === 'query' ? queryProperty(key, property) : property;
+      if (parts.required.includes(key)) required.push(arg);
+    }
+  };
+  add('params', route.pathParams, argName);
+  add('query', route.query, (key) => key);
+  if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
+    add('body', route.body, (key) => key);
+  }
+  if (fields) {
+    if (bindings.fields) throw new Error(`Tool ${tool}: argument fields is taken by ${bindings.fields.part}`);
+    properties.fields = fieldsProperty(fields);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema.required = required;
+  schema.additionalProperties = false;
+  if (Object.keys(defs).length > 0) schema.$defs = defs;
+  return { schema, bindings };
+}
+
+function fieldsProperty(fields: FieldSelection): JsonSchema {
+  return {
+    type: 'array',
+    items: { type: 'string', enum: [...fields.names] },
+    minItems: 1,
+    description: `Return only these fields${fields.target === 'items' ? ' of each item' : ''} (default: all).`,
+  };
+}
+
+/** `limit` advertises the MCP default; boolean flags are shown as booleans (the text forms still pass). */
+function queryProperty(key: string, property: JsonSchema): JsonSchema {
+  if (key === 'limit') {
+    return {
+      ...property,
+      default: DEFAULT_LIST_LIMIT,
+      description: `Page size, 1 to 100 (default ${DEFAULT_LIST_LIMIT}).`,
+    };
+  }
+  const variants = property.anyOf;
+  if (Array.isArray(variants) && variants.some((v) => (v as JsonSchema).type === 'boolean')) {
+    const { anyOf: _anyOf, ...rest } = property;
+    return { ...rest, type: 'boolean' };
+  }
+  return property;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { deriveTools } from './derive.js';
+import { SelectionError, selectTools, TOOLSETS } from './select.js';
+
+const all = deriveTools();
+const names = (selection: Parameters<typeof selectTools>[1]) =>
+  selectTools(all, selection).map((t) => t.name);
+
+describe('selectTools', () => {
+  it('keeps every tool without switches', () => {
+    expect(names({})).toHaveLength(all.length);
+  });
+
+  it('keeps only tools that change nothing in read-only mode', () => {
+    const readOnly = selectTools(all, { readOnly: true });
+    expect(readOnly.length).toBeGreaterThan(10);
+    expect(readOnly.every((t) => t.annotations.readOnlyHint === true)).toBe(true);
+    expect(readOnly.map((t) => t.name)).not.toContain('create_account_log');
+  });
+
+  it('selects by toolset slug of the resource group', () => {
+    expect(TOOLSETS).toEqual(
+      expect.arrayContaining(['pages', 'audience-messages', 'account-logs', 'webhook-subscriptions']),
+    );
+    expect(names({ toolsets: ['account-logs'] })).toEqual(['create_account_log']);
+    expect(names({ toolsets: ['pages', 'accounts'] })).toEqual(
+      expect.arrayContaining(['list_pages', 'delete_page', 'list_accounts', 'get_account']),
+    );
+  });
+
+  it('intersects the switches: each one only narrows', () => {
+    expect(names({ toolsets: ['pages'], readOnly: true })).toEqual(['list_pages', 'get_page']);
+    expect(names({ tools: ['list_pages', 'create_page'], readOnly: true })).toEqual(['list_pages']);
+    expect(names({ tools: ['list_pages', 'get_account'], toolsets: ['pages'] })).toEqual(['list_pages']);
+  });
+
+  it('rejects unknown toolsets and tools, and empty selections', () => {
+    expect(() => selectTools(all, { toolsets: ['page'] })).toThrow(SelectionError);
+    expect(() => selectTools(all, { toolsets: ['page'] })).toThrow(/Unknown toolset page; toolsets: pages,/);
+    expect(() => selectTools(all, { tools: ['listPages'] })).toThrow(/Unknown tool listPages/);
+    expect(() => selectTools(all, { tools: ['create_page'], readOnly: true })).toThrow(/leaves no tools/);
+  });
+});

@@ -1,0 +1,44 @@
+import { RESOURCE_GROUPS } from '@customer-api/contract';
+import { type ToolDefinition, toolsetSlug } from './derive.js';
+
+/** Which tools a server exposes. Every switch only narrows: a tool is listed when it passes all of them. */
+export interface ToolSelection {
+  /** Only tools that change nothing (`readOnlyHint: true`). */
+  readonly readOnly?: boolean;
+  /** Only tools of these toolsets (see {@link TOOLSETS}); all when unset. */
+  readonly toolsets?: readonly string[];
+  /** Only these tools, by name; all when unset. */
+  readonly tools?: readonly string[];
+}
+
+/** Toolset slugs: the specification's resource groups in kebab case (`pages`, `account-logs`, …). */
+export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.map(toolsetSlug);
+
+/** Raised for a selection naming unknown toolsets or tools, or selecting nothing. */
+export class SelectionError extends Error {
+  override name = 'SelectionError';
+}
+
+/**
+ * Applies a selection to the derived tools.
+ * @throws SelectionError when a toolset or tool name is unknown, or when nothing is left.
+ */
+export function selectTools(all: readonly ToolDefinition[], selection: ToolSelection = {}): ToolDefinition[] {
+  const unknownSets = (selection.toolsets ?? []).filter((slug) => !TOOLSETS.includes(slug));
+  if (unknownSets.length > 0) {
+    throw new SelectionError(`Unknown toolset ${unknownSets.join(', ')}; toolsets: ${TOOLSETS.join(', ')}`);
+  }
+  const names = new Set(all.map((tool) => tool.name));
+  const unknownTools = (selection.tools ?? []).filter((name) => !names.has(name));
+  if (unknownTools.length > 0) {
+    throw new SelectionError(`Unknown tool ${unknownTools.join(', ')}; tools: ${[...names].join(', ')}`);
+  }
+  const selected = all.filter(
+    (tool) =>
+      (!selection.readOnly || tool.annotations.readOnlyHint === true) &&
+      (selection.toolsets === undefined || selection.toolsets.includes(tool.toolset)) &&
+      (selection.tools === undefined || selection.tools.includes(tool.name)),
+  );
+  if (selected.length === 0) throw new SelectionError('The selection leaves no tools');
+  return selected;
+}

@@ -1,0 +1,177 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient } from '@customer-api/client';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { Agent } from 'undici';
+import { errorFields, type Logger, silentLogger } from '../log.js';
+import { buildServer } from '../server.js';
+import type { ToolSelection } from '../tools/select.js';
+import { type OriginPolicy, originPolicy, rejectReason } from './guard.js';
+
+/** Largest JSON-RPC request body accepted (1 MiB, as the API itself). */
+const MAX_BODY_BYTES = 1024 * 1024;
+/** Path of the MCP endpoint. */
+export const MCP_PATH = '/mcp';
+
+/** Options of {@link createHttpHandler}. */
+export interface HttpOptions {
+  baseUrl: string;
+  selection?: ToolSelection;
+  maxResultBytes?: number;
+  /** Interface the server binds; its name is an accepted Host. */
+  host?: string;
+  allowedHosts?: readonly string[];
+  allowedOrigins?: readonly string[];
+  /** Key for requests that carry none (single-user setups); unset: such requests get 401. */
+  sharedApiKey?: string;
+  logger?: Logger;
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+function rpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+) {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+/** The caller's Customer API key: `x-api-key`, else `Authorization: Bearer <key>`. */
+export function apiKeyOf(request: IncomingMessage): string | undefined {
+  const header = request.headers['x-api-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  if (key?.trim()) return key.trim();
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+async function readJson(
+  request: IncomingMessage,
+): Promise<{ ok: true; value: unknown } | { ok: false; status: number }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return { ok: false, status: 413 };
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400 };
+  }
+}
+
+/**
+ * The request handler of the Streamable HTTP transport, stateless: every POST gets a fresh MCP
+ * server and transport bound to the API key in that request's headers, so any replica can
+ * answer any request and one client's key never serves another. GET and DELETE (server-sent
+ * event streams and sessions) answer 405.
+ */
+export function createHttpHandler(options: HttpOptions): {
+  handle: (req: IncomingMessage, res: ServerResponse) => void;
+  close: () => Promise<void>;
+} {
+  const logger = options.logger ?? silentLogger;
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const policy: OriginPolicy = originPolicy(
+    options.host ?? '127.0.0.1',
+    options.allowedHosts ?? [],
+    options.allowedOrigins ?? [],
+  );
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (path !== MCP_PATH) return rpcError(res, 404, -32601, `Not found; the MCP endpoint is ${MCP_PATH}`);
+    const refused = rejectReason(req, policy);
+    if (refused) return rpcError(res, 403, -32000, refused);
+    if (req.method !== 'POST') {
+      return rpcError(res, 405, -32000, 'This stateless server takes POST only', { allow: 'POST' });
+    }
+    const apiKey = apiKeyOf(req) ?? options.sharedApiKey;
+    if (!apiKey) {
+      return rpcError(
+        res,
+        401,
+        -32001,
+        'Send your Customer API key as x-api-key or Authorization: Bearer <key>',
+        {
+          'www-authenticate': 'Bearer realm="customer-api"',
+        },
+      );
+    }
+    const body = await readJson(req);
+    if (!body.ok)
+      return rpcError(
+        res,
+        body.status,
+        body.status === 413 ? -32600 : -32700,
+        body.status === 413 ? 'Request body over 1 MiB' : 'Parse error: the body is not JSON',
+      );
+    const client = createClient({ apiKey, baseUrl: options.baseUrl, dispatcher: agent });
+    const server = buildServer({
+      client,
+      selection: options.selection,
+      maxResultBytes: options.maxResultBytes,
+      logger,
+    });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body.value);
+  };
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    serve(req, res).catch((error: unknown) => {
+      logger.error('HTTP request failed', errorFields(error));
+      if (!res.headersSent) rpcError(res, 500, -32603, 'Internal error');
+      else res.end();
+    });
+  };
+  return { handle, close: () => agent.close() };
+}
+
+/** A listening HTTP transport. */
+export interface RunningHttpServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:3001/mcp`. */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts the Streamable HTTP transport on `host:port` (port 0 picks a free one). */
+export async function startHttpServer(
+  options: HttpOptions & { port: number; host: string },
+): Promise<RunningHttpServer> {
+  const { handle, close } = createHttpHandler(options);
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await close();
+    },
+  };
+}

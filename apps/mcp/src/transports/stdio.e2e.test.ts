@@ -1,0 +1,93 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { assistantScript } from '../test/assistant-script.js';
+
+const api = inject('api');
+/** The built CLI, exactly as `customer-api-mcp` runs it (the test task builds first). */
+const MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+const open: Client[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+async function connect(args: string[] = [], env: Record<string, string> = {}) {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: run pnpm --filter @customer-api/mcp build`);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, ...args],
+    env: {
+      PATH: process.env.PATH ?? '',
+      CUSTOMER_API_KEY: api.apiKey,
+      CUSTOMER_API_BASE_URL: api.baseUrl,
+      ...env,
+    },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'stdio-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return { client, stderr: () => stderr, transport };
+}
+
+describe('customer-api-mcp over stdio against the real server', () => {
+  it('runs the assistant script: list pages, read messages, post an account log', async () => {
+    const { client, stderr } = await connect();
+    const call = async (name: string, args: Record<string, unknown> = {}) =>
+      (await client.callTool({ name, arguments: args })) as CallToolResult;
+    await assistantScript(call, `stdio-${Date.now().toString(36)}`);
+    const logLines = stderr().trim().split('\n');
+    expect(logLines.map((line) => JSON.parse(line).msg)).toContain('tool call');
+  });
+
+  it('lists only read tools with --read-only', async () => {
+    const { client } = await connect(['--read-only']);
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
+  it('exposes only the chosen tools with --toolsets and --tools', async () => {
+    const { client } = await connect([
+      '--toolsets',
+      'pages,accounts',
+      '--tools',
+      'list_pages,get_account,create_topic',
+    ]);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['list_pages', 'get_account']);
+  });
+
+  it('refuses to start without an API key, saying why on stderr and nothing on stdout', () => {
+    const run = spawnSync(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Set CUSTOMER_API_KEY');
+  });
+
+  it('exits by itself when the client closes stdin', async () => {
+    const env = {
+      PATH: process.env.PATH ?? '',
+      CUSTOMER_API_KEY: api.apiKey,
+      CUSTOMER_API_BASE_URL: api.baseUrl,
+    };
+    const child = spawn(process.execPath, [MAIN], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    await new Promise((resolve) => child.stderr.once('data', resolve));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    expect(await exited).toBe(0);
+    clearTimeout(timer);
+  });
+});

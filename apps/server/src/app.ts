@@ -1,0 +1,158 @@
+import { createRequire } from 'node:module';
+import { contract, type OperationName } from '@customer-api/contract';
+import { type AppRouter, isAppRoute } from '@ts-rest/core';
+import { initServer, type RouterImplementation } from '@ts-rest/fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { CURSOR_SECRET_SETTING } from './db/migrate.js';
+import { readSetting } from './db/settings.js';
+import { registerAuth } from './http/auth.js';
+import { clientErrorHandler } from './http/client-errors.js';
+import { registerDocs } from './http/docs.js';
+import {
+  errorBody,
+  fromRequestValidation,
+  NotFoundError,
+  rootErrorHandler,
+  ServiceUnavailableError,
+  toDomainError,
+} from './http/errors.js';
+import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
+import { genRequestId, registerRequestId } from './http/request-id.js';
+import { type Clock, systemClock } from './lib/clock.js';
+import { type IdSource, newId } from './lib/ids.js';
+import { CursorCodec } from './lib/pagination.js';
+import { modules } from './modules/index.js';
+import type { AppDeps } from './modules/types.js';
+import { createKeyResolver } from './tenants/auth-cache.js';
+
+/** Largest accepted request body (1 MiB); larger bodies are 400 VALIDATION_ERROR. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** Inputs of {@link buildApp}. The database is opened and migrated by the caller. */
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  ids?: IdSource;
+  /** Defaults to the store the configuration implies (memory, PostgreSQL or Redis). */
+  rateLimiter?: RateLimiter;
+}
+
+const openApiDocument: unknown = createRequire(import.meta.url)('@customer-api/contract/openapi.json');
+
+/** Builds the HTTP application. It never listens: `main.ts` does, tests use `inject()`. */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const app = Fastify(fastifyOptions(config));
+  const rateLimiter =
+    options.rateLimiter ??
+    createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl, pool: database.pool });
+  app.addHook('onClose', async () => rateLimiter.close());
+  await rateLimiter.ready();
+
+  app.decorateRequest('auth', null);
+  registerRequestId(app);
+  registerDraining(app);
+  registerJsonParser(app);
+  app.setErrorHandler(rootErrorHandler(config.baseUrl));
+  app.setNotFoundHandler((request) => {
+    throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async () => {
+    await database.ping();
+    return { status: 'ready' };
+  });
+  app.get('/openapi.json', async () => openApiDocument);
+  registerDocs(app);
+
+  const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
+  if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
+  const deps: AppDeps = {
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? newId,
+    cursors: new CursorCodec(secret),
+    config,
+  };
+  await app.register(async (scope) => registerApi(scope, deps, rateLimiter));
+  return app;
+}
+
+function fastifyOptions(config: Config): FastifyServerOptions {
+  return {
+    logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]'] },
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: false,
+    clientErrorHandler: clientErrorHandler(config.baseUrl),
+    // Errors raised before routing (e.g. an undecodable URL) get the error object too.
+    frameworkErrors: (error, request, reply) => {
+      const body = errorBody(config.baseUrl, request.id, toDomainError(error));
+      (reply as FastifyReply).header('x-request-id', request.id).status(body.status).send(body);
+    },
+  };
+}
+
+/**
+ * While shutting down, requests still arriving on open keep-alive connections get the error
+ * object (503, `Connection: close`) instead of Fastify's own 503 body.
+ */
+function registerDraining(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new ServiceUnavailableError('The server is shutting down; retry on another instance.');
+  });
+}
+
+/** JSON bodies: an empty body reads as absent (restore endpoints accept it as `{}`). */
+function registerJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    return parseJson(request, text, done);
+  });
+}
+
+/**
+ * Registers only the implemented operations, in a child scope: @ts-rest/fastify sets its own
+ * error handler on the instance it gets, and ours forwards to the root handler. Operations no
+ * module implements are unknown routes (404).
+ */
+function registerApi(scope: FastifyInstance, deps: AppDeps, rateLimiter: RateLimiter): void {
+  registerAuth(scope, { resolveKey: createKeyResolver(deps.db), rateLimiter });
+  scope.addHook('preValidation', async (request) => {
+    // An absent body on a POST is the empty object (decided: clients may omit `{}`).
+    if (request.method === 'POST' && request.body === undefined) request.body = {};
+  });
+  const implementation: Record<string, unknown> = {};
+  for (const module of modules) Object.assign(implementation, module.routes(deps));
+  const names = Object.keys(implementation) as OperationName[];
+  const subContract = Object.fromEntries(
+    names.filter((n) => isAppRoute(contract[n])).map((n) => [n, contract[n]]),
+  );
+  initServer().registerRouter(
+    subContract as AppRouter,
+    implementation as RouterImplementation<AppRouter>,
+    scope,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      responseValidation: deps.config.nodeEnv !== 'production',
+      requestValidationErrorHandler: (err) => {
+        throw fromRequestValidation(err);
+      },
+    },
+  );
+}

@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { commandDispatch } from '../webhooks/dispatch-command.js';
+import { commandKeysCreate, commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
+import { commandServe } from './serve.js';
+
+/** Upper bound of `seed --accounts`: a typo should not fill the disk. */
+const MAX_SEED_ACCOUNTS = 10_000_000;
+
+const USAGE = `Usage: customer-api <command>
+
+Commands:
+  start                 migrate, create demo data and a key on the first run, then serve
+  serve                 migrate and serve (no demo data)
+  migrate               apply database migrations and exit
+  dispatch              deliver webhooks only (several may share one PostgreSQL); stop with SIGTERM
+  seed [--tenant name]  add demo pages, audiences, versions and messages to a tenant (default: demo)
+  seed --accounts <n> [--tenant name]
+                        add n accounts instead (batched, with a progress bar), for large data
+  keys create --tenant <name> [--scopes read,write] [--multi-tenant]
+                        create an API key; prints {"tenantId","apiKey","scopes"}
+
+Configuration comes from environment variables (PORT, HOST, DATABASE_URL, DATA_DIR, ...).`;
+
+/** Where a CLI run reads its environment and writes its output. */
+export interface CliIo {
+  /** The environment; `process.env` (read by config.ts) when absent. */
+  env?: Record<string, string | undefined>;
+  out(text: string): void;
+  err(text: string): void;
+  /** Where progress bars draw (redrawn in place on a terminal); written through `err` when absent. */
+  errStream?: NodeJS.WritableStream;
+}
+
+const processIo: CliIo = {
+  out: (text) => {
+    process.stdout.write(text);
+  },
+  err: (text) => {
+    process.stderr.write(text);
+  },
+  errStream: process.stderr,
+};
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  const fail = (err: unknown) => failWith(io, err);
+  let config: Config;
+  try {
+    config = loadConfig(io.env);
+  } catch (err) {
+    return fail(err);
+  }
+  try {
+    switch (command) {
+      case 'start':
+        return await commandServe(config, io, { demo: true });
+      case 'serve':
+        return await commandServe(config, io, { demo: false });
+      case 'migrate':
+        return await commandMigrate(config, io);
+      case 'dispatch':
+        return await commandDispatch(config);
+      case 'seed':
+        return await seed(config, io, rest);
+      case 'keys':
+        return await keys(config, io, rest);
+      case undefined:
+      case 'help':
+      case '--help':
+        io.out(`${USAGE}\n`);
+        return command === undefined ? 1 : 0;
+      default:
+        io.err(`Unknown command "${command}".\n\n${USAGE}\n`);
+        return 1;
+    }
+  } catch (err) {
+    return fail(err);
+  }
+}
+
+async function seed(config: Config, io: CliIo, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { tenant: { type: 'string', default: 'demo' }, accounts: { type: 'string' } },
+  });
+  if (values.accounts === undefined) return commandSeed(config, io, values.tenant);
+  const accounts = Number(values.accounts);
+  if (!Number.isSafeInteger(accounts) || accounts < 1 || accounts > MAX_SEED_ACCOUNTS) {
+    io.err(`--accounts takes a whole number from 1 to ${MAX_SEED_ACCOUNTS} (got "${values.accounts}")\n`);
+    return 1;
+  }
+  return commandSeedAccounts(config, io, values.tenant, accounts);
+}
+
+async function keys(config: Config, io: CliIo, args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') {
+    io.err(`Unknown keys command "${sub ?? ''}"; use: keys create --tenant <name>\n`);
+    return 1;
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      tenant: { type: 'string' },
+      scopes: { type: 'string', default: 'read,write' },
+      'multi-tenant': { type: 'boolean', default: false },
+    },
+  });
+  if (!values.tenant?.trim()) {
+    io.err('keys create needs --tenant <name>\n');
+    return 1;
+  }
+  const scopes = values.scopes
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = scopes.filter((s) => s !== 'read' && s !== 'write');
+  if (scopes.length === 0 || bad.length > 0) {
+    io.err(`--scopes takes read and/or write, comma-separated (got "${values.scopes}")\n`);
+    return 1;
+  }
+  return commandKeysCreate(config, io, {
+    tenant: values.tenant.trim(),
+    scopes: scopes as Array<'read' | 'write'>,
+    multiTenant: values['multi-tenant'],
+  });
+}
+
+function failWith(io: CliIo, err: unknown): number {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    io.err(`${err.message}\n`);
+  } else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
+    io.err(`${err.message}\n\n${USAGE}\n`);
+  } else {
+    io.err(`customer-api failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  return 1;
+}

@@ -1,0 +1,86 @@
+import { buildApp } from '../app.js';
+import type { Config } from '../config.js';
+import { openDatabase } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+import { startDispatcher } from '../webhooks/dispatch-command.js';
+import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
+import type { CliIo } from './cli.js';
+import { ensureDemo } from './demo-data.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM
+ * or SIGINT stops accepting, finishes in-flight requests and closes the database.
+ */
+export async function commandServe(config: Config, io: CliIo, options: { demo: boolean }): Promise<number> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let dispatcher: WebhookDispatcher | undefined;
+  try {
+    await runMigrations(database);
+    const demo = options.demo ? await ensureDemo(database, config) : undefined;
+    app = await buildApp({ config, database });
+    await app.listen({ host: config.host, port: config.port });
+    if (config.webhooks.dispatchInServer) {
+      dispatcher = startDispatcher(database, config, app.log.child({ component: 'webhooks' }));
+    }
+    io.out(banner(config, demo));
+  } catch (err) {
+    await dispatcher?.stop();
+    await app?.close();
+    await database.close();
+    throw err;
+  }
+  const running = app;
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      running.log.info({ signal }, 'shutting down');
+      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+      // In-flight requests and webhook deliveries both finish before the database closes.
+      Promise.all([running.close(), dispatcher?.stop()])
+        .then(() => database.close())
+        .then(
+          () => resolve(0),
+          () => resolve(1),
+        );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}
+
+function banner(config: Config, demo: { apiKey: string | undefined } | undefined): string {
+  const url = config.baseUrl;
+  const lines = [
+    '',
+    `Customer API listening on ${url}`,
+    `  API reference:    ${url}/docs`,
+    `  OpenAPI document: ${url}/openapi.json`,
+  ];
+  if (demo?.apiKey) {
+    lines.push(
+      '',
+      'First run: created the demo tenant with this API key (shown once, stored only as a hash):',
+      `  ${demo.apiKey}`,
+      '',
+      'Try:',
+      `  curl -H "x-api-key: ${demo.apiKey}" ${url}/v0/pages`,
+      `  curl -H "x-api-key: ${demo.apiKey}" "${url}/v0/pages?limit=2"`,
+    );
+  } else if (demo) {
+    lines.push(
+      '',
+      'Using the existing data. The demo key was printed on the first start; for a new one run:',
+      '  pnpm customer-api keys create --tenant demo',
+      '',
+      'Try:',
+      `  curl -H "x-api-key: <key>" ${url}/v0/pages`,
+    );
+  }
+  lines.push('', 'Stop with Ctrl+C.', '');
+  return lines.join('\n');
+}

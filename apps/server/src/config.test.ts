@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      baseUrl: 'http://127.0.0.1:3000',
+      databaseUrl: undefined,
+      dataDir: './.data',
+      rateLimit: { max: 1000, windowMs: 60_000 },
+      webhooks: { allowInsecure: false, timeoutMs: 10_000 },
+    });
+  });
+
+  it('parses every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      BASE_URL: 'https://api.example.com/',
+      DATABASE_URL: 'postgres://u@h/db',
+      REDIS_URL: 'redis://h:6379',
+      RATE_LIMIT_MAX: '5',
+      RATE_LIMIT_WINDOW_MS: '2000',
+      WEBHOOKS_ALLOW_INSECURE: '1',
+      WEBHOOKS_RETRY_SCHEDULE: '1, 2,4',
+      WEBHOOKS_TIMEOUT_MS: '500',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      baseUrl: 'https://api.example.com',
+      databaseUrl: 'postgres://u@h/db',
+      redisUrl: 'redis://h:6379',
+      rateLimit: { max: 5, windowMs: 2000 },
+      webhooks: { allowInsecure: true, retryScheduleSeconds: [1, 2, 4], timeoutMs: 500 },
+      logLevel: 'warn',
+    });
+  });
+
+  it('treats empty URLs as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' })).toMatchObject({
+      databaseUrl: undefined,
+      redisUrl: undefined,
+    });
+  });
+
+  it('reports every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        RATE_LIMIT_MAX: '0',
+        WEBHOOKS_RETRY_SCHEDULE: '1,x',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'RATE_LIMIT_MAX', 'WEBHOOKS_RETRY_SCHEDULE', 'LOG_LEVEL']) {
+      expect(message).toContain(`${name}=`);
+    }
+  });
+});

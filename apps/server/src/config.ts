@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const positiveInt = (fallback: number, min = 1) =>
+  z.coerce.number<number>().int().min(min).max(Number.MAX_SAFE_INTEGER).default(fallback);
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', ''])
+  .default('0')
+  .transform((value) => value === '1' || value === 'true');
+
+const retrySchedule = z
+  .string()
+  .default('5,300,1800,7200,18000,36000,36000')
+  .transform((value, ctx) => {
+    const seconds = value.split(',').map((part) => Number(part.trim()));
+    if (seconds.length === 0 || seconds.some((s) => !Number.isFinite(s) || s < 0)) {
+      ctx.addIssue({ code: 'custom', message: 'must be comma-separated non-negative seconds, e.g. 1,2,4' });
+      return z.NEVER;
+    }
+    return seconds;
+  });
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number<number>().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  BASE_URL: z.url().optional(),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_MAX: positiveInt(1000),
+  RATE_LIMIT_WINDOW_MS: positiveInt(60_000, 1000),
+  WEBHOOKS_ALLOW_INSECURE: flag,
+  // 1 (default): the server process delivers webhooks too; 0: only `customer-api dispatch` does.
+  WEBHOOKS_DISPATCHER: z
+    .enum(['1', '0', 'true', 'false'])
+    .default('1')
+    .transform((value) => value === '1' || value === 'true'),
+  WEBHOOKS_RETRY_SCHEDULE: retrySchedule,
+  WEBHOOKS_TIMEOUT_MS: positiveInt(10_000),
+});
+
+/** Validated server configuration (see {@link loadConfig}). */
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /** Public base address, used in error `type` URIs and printed URLs; no trailing slash. */
+  baseUrl: string;
+  /** PostgreSQL server; PGlite in {@link Config.dataDir} when undefined. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  logLevel: string;
+  rateLimit: { max: number; windowMs: number };
+  webhooks: {
+    allowInsecure: boolean;
+    retryScheduleSeconds: number[];
+    timeoutMs: number;
+    /** Whether `serve`/`start` run a dispatcher in the server process (`WEBHOOKS_DISPATCHER`). */
+    dispatchInServer: boolean;
+  };
+}
+
+/** Thrown when the environment is invalid; the message lists every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/**
+ * Parses the environment into a {@link Config}. This is the only reader of `process.env`:
+ * everything else receives the parsed config. Every bad variable is reported at once.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = result.data;
+  const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
+  return {
+    nodeEnv: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: (e.BASE_URL ?? `http://${displayHost}:${e.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    logLevel: e.LOG_LEVEL,
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    webhooks: {
+      allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
+      retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,
+      timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
+      dispatchInServer: e.WEBHOOKS_DISPATCHER,
+    },
+  };
+}
+
+/** Settings of the test helpers (read here too, so that this stays the only reader of `process.env`). */
+export function loadTestSettings(env: Record<string, string | undefined> = process.env): {
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  logLevel: string;
+} {
+  return {
+    databaseUrl: env.TEST_DATABASE_URL || undefined,
+    redisUrl: env.TEST_REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL || 'silent',
+  };
+}

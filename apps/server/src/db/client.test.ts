@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { isDatabaseUnavailable } from './errors.js';
+
+const settings = loadTestSettings();
+
+describe.skipIf(!settings.databaseUrl)('PostgreSQL connections lost while checked out', () => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(settings.databaseUrl);
+  });
+  afterAll(async () => {
+    await testDb?.dispose();
+  });
+
+  it('do not crash the process: the transaction fails as unavailable and the pool recovers', async () => {
+    const { db } = testDb.database;
+    const admin = new pg.Client({ connectionString: testDb.url });
+    await admin.connect();
+    try {
+      const failure = await db
+        .transaction(async (tx) => {
+          const result = (await tx.execute(sql`SELECT pg_backend_pid() AS pid`)) as unknown as {
+            rows: Array<{ pid: number }>;
+          };
+          // The server terminates this backend while the transaction is idle between statements,
+          // as a shutdown does (57P01): the client emits 'error' with no query running.
+          await admin.query('SELECT pg_terminate_backend($1)', [result.rows[0]?.pid]);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          await tx.execute(sql`SELECT 1`);
+        })
+        .then(
+          () => undefined,
+          (err: unknown) => err,
+        );
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      await expect(testDb.database.ping()).resolves.toBeUndefined();
+    } finally {
+      await admin.end();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { acquireDataDirLock } from './data-dir-lock.js';
+import * as schema from './schema/index.js';
+
+/** The database schema (every table). */
+export type Schema = typeof schema;
+
+/** A database handle or an open transaction: both run queries the same way. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** An open database with its lifecycle. */
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** The node-postgres pool when {@link Database.kind} is `postgres` (shared with the rate limiter). */
+  pool: pg.Pool | undefined;
+  /** The PGlite instance when {@link Database.kind} is `pglite`. */
+  pglite: PGlite | undefined;
+  /** Runs `SELECT 1`; rejects when the database is unreachable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where to open the database. */
+export interface DatabaseLocation {
+  /** A PostgreSQL URL; PGlite is used when absent. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; `memory://` (or undefined) for an in-memory database. */
+  dataDir?: string | undefined;
+  /** In-memory PGlite only: start from this dump (`dumpDataDir`) instead of an empty cluster. */
+  loadDataDir?: Blob | undefined;
+}
+
+/** Opens PostgreSQL when a URL is given, else PGlite (on disk in `dataDir`, or in memory). */
+export async function openDatabase(location: DatabaseLocation): Promise<Database> {
+  if (location.databaseUrl) return openPostgres(location.databaseUrl);
+  return openPglite(location.dataDir, location.loadDataDir);
+}
+
+function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on('error', () => {});
+  // Nor a checked-out one (e.g. idle inside a transaction when PostgreSQL shuts down, 57P01):
+  // without a listener its 'error' event is an uncaught exception. The pending or next query
+  // still fails (answered 503) and the pool discards the broken client on release.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  let closed = false;
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    pglite: undefined,
+    ping: async () => {
+      await pool.query('SELECT 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Database> {
+  const inMemory = !dataDir || dataDir.startsWith('memory://');
+  const release = inMemory ? () => {} : acquireDataDirLock(dataDir);
+  let client: PGlite;
+  try {
+    // Extensions the migrations create (trigram search on asset names); bundled with PGlite.
+    const options = { extensions: { pg_trgm, btree_gin } };
+    client = inMemory
+      ? new PGlite({ ...options, ...(loadDataDir ? { loadDataDir } : {}) })
+      : new PGlite(dataDir, options);
+    await client.waitReady;
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    pool: undefined,
+    pglite: client,
+    ping: async () => {
+      await client.query('SELECT 1');
+    },
+    close: async () => {
+      if (!client.closed) await client.close();
+      release();
+    },
+  };
+}

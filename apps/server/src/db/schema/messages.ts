@@ -1,0 +1,52 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { tenantId, ts } from './columns.js';
+
+/** One conversation per audience, created with its first message. */
+export const conversations = pgTable('conversations', {
+  id: text('id').primaryKey(),
+  tenantId: tenantId(),
+  audienceId: text('audience_id').notNull().unique('conversations_audience_key'),
+  publishedMessageId: text('published_message_id'),
+  createdAt: ts('created_at').notNull(),
+  updatedAt: ts('updated_at').notNull(),
+});
+
+/** Messages of a conversation; `snapshot` holds the audience's editable fields after the message. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantId(),
+    conversationId: text('conversation_id').notNull(),
+    audienceId: text('audience_id').notNull(),
+    seq: integer('seq').notNull(),
+    role: text('role').notNull(),
+    content: text('content').notNull(),
+    timestampMs: bigint('timestamp_ms', { mode: 'number' }).notNull(),
+    toolCalls: jsonb('tool_calls'),
+    contentParts: jsonb('content_parts'),
+    reasoning: text('reasoning'),
+    isInterrupted: boolean('is_interrupted').notNull().default(false),
+    snapshot: jsonb('snapshot'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('messages_conversation_seq_idx').on(t.conversationId, t.seq)],
+);
+
+/** Changes proposed or applied by a message. */
+export const messageChanges = pgTable(
+  'message_changes',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantId(),
+    messageId: text('message_id').notNull(),
+    audienceId: text('audience_id').notNull(),
+    messageSeq: integer('message_seq').notNull(),
+    position: integer('position').notNull(),
+    field: text('field').notNull(),
+    previousValue: text('previous_value'),
+    newValue: text('new_value'),
+    status: text('status').notNull(),
+  },
+  (t) => [index('message_changes_audience_idx').on(t.audienceId, t.messageSeq, t.position)],
+);

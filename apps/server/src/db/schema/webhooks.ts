@@ -1,0 +1,84 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { tenantId, ts } from './columns.js';
+
+/**
+ * The webhook outbox: one row per event, written in the same transaction as the change that
+ * caused it, so an event exists exactly when its change committed. `fanned_out_at` is set in
+ * the transaction that creates the event's deliveries, so fan-out happens exactly once.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantId(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: ts('created_at').notNull(),
+    fannedOutAt: ts('fanned_out_at'),
+  },
+  (t) => [
+    index('webhook_events_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
+    index('webhook_events_pending_idx').on(t.createdAt, t.id).where(sql`${t.fannedOutAt} IS NULL`),
+  ],
+);
+
+/**
+ * Webhook subscriptions. The signing secret must stay readable (HMAC needs the key) and is only
+ * read by the dispatcher; `previous_secret` signs too until `previous_secret_expires_at`.
+ */
+export const webhookSubscriptions = pgTable(
+  'webhook_subscriptions',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantId(),
+    url: text('url').notNull(),
+    eventTypes: text('event_types').array().notNull(),
+    description: text('description'),
+    status: text('status').notNull(),
+    disabledReason: text('disabled_reason'),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: ts('previous_secret_expires_at'),
+    /** Start of the current run of failures; null after any success. */
+    failingSince: ts('failing_since'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('webhook_subscriptions_list_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+);
+
+/**
+ * Delivery attempts: one row per attempt of one event to one subscription. A pending row is due
+ * at `next_attempt_at`; a dispatcher leases it (`lease_token`, `leased_until`) before sending,
+ * so no two dispatchers send it at once and a crashed dispatcher's lease simply runs out.
+ * `retry_step` indexes the retry schedule; null marks a manual redelivery (one attempt).
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    tenantId: tenantId(),
+    subscriptionId: text('subscription_id').notNull(),
+    eventId: text('event_id').notNull(),
+    eventType: text('event_type').notNull(),
+    attempt: integer('attempt').notNull(),
+    retryStep: integer('retry_step'),
+    status: text('status').notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    createdAt: ts('created_at').notNull(),
+    attemptedAt: ts('attempted_at'),
+    nextAttemptAt: ts('next_attempt_at'),
+    leaseToken: text('lease_token'),
+    leasedUntil: ts('leased_until'),
+  },
+  (t) => [
+    index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,0 +1,190 @@
+import {
+  ERROR_CATALOG,
+  type ApiError as ErrorBody,
+  type ErrorCode,
+  type RateLimitDetails,
+  type ValidationErrorDetail,
+} from '@customer-api/contract';
+import { RequestValidationError } from '@ts-rest/fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable, isDataException } from '../db/errors.js';
+
+/** Base of every error the service answers on purpose; the root handler turns it into the error object. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ValidationErrorDetail[] | RateLimitDetails,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** 404 NOT_FOUND: missing, under another parent, or another tenant's. */
+export class NotFoundError extends DomainError {
+  constructor(message: string) {
+    super('NOT_FOUND', message);
+  }
+}
+
+/** 409 CONFLICT: the request contradicts the current state. */
+export class ConflictError extends DomainError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('CONFLICT', message, undefined, options);
+  }
+}
+
+/** 403 FORBIDDEN: authenticated but not allowed. */
+export class ForbiddenError extends DomainError {
+  constructor(message: string) {
+    super('FORBIDDEN', message);
+  }
+}
+
+/** 401 UNAUTHORIZED: no valid credentials. */
+export class UnauthorizedError extends DomainError {
+  constructor(message: string) {
+    super('UNAUTHORIZED', message);
+  }
+}
+
+/** 400 VALIDATION_ERROR with the specification's details (`field` is body, query, path or headers). */
+export class ValidationError extends DomainError {
+  constructor(message: string, details?: ValidationErrorDetail[]) {
+    super('VALIDATION_ERROR', message, details);
+  }
+
+  /** A validation error about one input area. */
+  static of(
+    field: 'body' | 'query' | 'path' | 'headers',
+    message: string,
+    path: string[] = [],
+  ): ValidationError {
+    return new ValidationError(message, [{ field, issues: [{ code: 'validation_failed', message, path }] }]);
+  }
+}
+
+/** 429 RATE_LIMITED. */
+export class RateLimitedError extends DomainError {
+  constructor(details: RateLimitDetails) {
+    super(
+      'RATE_LIMITED',
+      `Rate limit of ${details.limit} requests per window exceeded; retry in ${details.retryAfter} s.`,
+      details,
+    );
+  }
+}
+
+/** 503 SERVICE_UNAVAILABLE. */
+export class ServiceUnavailableError extends DomainError {
+  constructor(
+    message = 'The service is temporarily unavailable; retry after a short delay.',
+    options?: { cause?: unknown },
+  ) {
+    super('SERVICE_UNAVAILABLE', message, undefined, options);
+  }
+}
+
+interface Issue {
+  message: string;
+  path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+}
+
+function issuesOf(err: { issues?: ReadonlyArray<Issue> } | null): ValidationErrorDetail['issues'] {
+  return (err?.issues ?? []).map((issue) => ({
+    code: 'validation_failed',
+    message: issue.message,
+    path: (issue.path ?? []).map((p) => String(typeof p === 'object' && p !== null ? p.key : p)),
+  }));
+}
+
+/** Converts ts-rest's request validation failure into the specification's validation details. */
+export function fromRequestValidation(err: RequestValidationError): ValidationError {
+  const areas: Array<[ValidationErrorDetail['field'], unknown]> = [
+    ['path', err.pathParams],
+    ['headers', err.headers],
+    ['query', err.query],
+    ['body', err.body],
+  ];
+  const details = areas
+    .filter(([, e]) => e)
+    .map(([field, e]) => ({ field, issues: issuesOf(e as { issues?: ReadonlyArray<Issue> }) }));
+  const fields = details.map((d) => d.field).join(', ');
+  return new ValidationError(`Invalid request ${fields}.`, details);
+}
+
+/** Maps Fastify's own client errors (parsing, content type, size, bad URL) to VALIDATION_ERROR. */
+function fromFastifyError(err: FastifyError): DomainError | undefined {
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+    return ValidationError.of('body', 'Request body is larger than 1 MiB.');
+  if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return ValidationError.of('headers', 'Unsupported Content-Type; send application/json.', [
+      'content-type',
+    ]);
+  }
+  if (
+    err instanceof SyntaxError ||
+    err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+    err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+  ) {
+    return ValidationError.of('body', 'Request body is not valid JSON.');
+  }
+  if (err.code === 'FST_ERR_BAD_URL')
+    return ValidationError.of('path', 'The URL path is not valid (undecodable escape).');
+  if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ValidationError(`Malformed request: ${err.code ?? 'bad request'}.`, [
+      { field: 'body', issues: [{ code: 'validation_failed', message: err.message, path: [] }] },
+    ]);
+  }
+  return undefined;
+}
+
+/** Classifies any thrown value into a domain error; unknown failures become INTERNAL. */
+export function toDomainError(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  if (err instanceof RequestValidationError) return fromRequestValidation(err);
+  if (isDatabaseUnavailable(err)) return new ServiceUnavailableError(undefined, { cause: err });
+  if (isDataException(err))
+    return ValidationError.of(
+      'body',
+      'The request contains a value that cannot be stored (for example a NUL character).',
+    );
+  const fastifyError =
+    err && typeof err === 'object' && 'code' in err ? fromFastifyError(err as FastifyError) : undefined;
+  if (fastifyError) return fastifyError;
+  return new DomainError('INTERNAL', 'An unexpected error occurred.', undefined, { cause: err });
+}
+
+/** Builds the specification's error object. */
+export function errorBody(baseUrl: string, requestId: string, err: DomainError): ErrorBody {
+  const { status, title } = ERROR_CATALOG[err.code];
+  return {
+    type: `${baseUrl}/errors/${err.code.toLowerCase()}`,
+    title,
+    status,
+    code: err.code,
+    detail: err.message,
+    ...(err.details === undefined ? {} : { details: err.details }),
+    requestId,
+  };
+}
+
+/**
+ * The one root error handler: every failure leaves the process as the error object. INTERNAL and
+ * SERVICE_UNAVAILABLE carry fixed text; the real error is only logged, with the request id.
+ */
+export function rootErrorHandler(baseUrl: string) {
+  return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const domain = toDomainError(err);
+    if (domain.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
+    else if (domain.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err }, 'database unavailable');
+    if (domain instanceof RateLimitedError && domain.details && 'retryAfter' in domain.details) {
+      reply.header('retry-after', String(domain.details.retryAfter));
+    }
+    if (domain.code === 'SERVICE_UNAVAILABLE') reply.header('retry-after', '1');
+    const body = errorBody(baseUrl, request.id, domain);
+    return reply.status(body.status).type('application/json; charset=utf-8').send(body);
+  };
+}

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+
+/** Crockford base32 in lower case, as TypeID uses it. */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** Produces a new identifier for a prefix, e.g. `newId('page')` -> `page_01j…` (26 characters after `_`). */
+export type IdSource = (prefix: string) => string;
+
+let lastMs = 0;
+let counter = 0;
+
+/**
+ * A UUIDv7 as 16 bytes: 48-bit Unix milliseconds, then a 12-bit counter that keeps ids created in
+ * the same millisecond by this process in creation order, then 62 random bits.
+ */
+export function uuidV7Bytes(nowMs: number = Date.now()): Uint8Array {
+  let ms = nowMs;
+  if (ms <= lastMs) {
+    ms = lastMs;
+    counter += 1;
+    if (counter > 0xfff) {
+      ms += 1;
+      counter = 0;
+    }
+  } else {
+    counter = randomBytes(2).readUInt16BE(0) & 0x7ff;
+  }
+  lastMs = ms;
+  const bytes = new Uint8Array(16);
+  bytes.set(randomBytes(8), 8);
+  for (let i = 5; i >= 0; i -= 1) {
+    bytes[i] = ms % 256;
+    ms = Math.floor(ms / 256);
+  }
+  bytes[6] = 0x70 | (counter >> 8);
+  bytes[7] = counter & 0xff;
+  bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+  return bytes;
+}
+
+/** Encodes 16 bytes as 26 lower-case Crockford base32 characters (the TypeID suffix). */
+export function encodeBase32(bytes: Uint8Array): string {
+  let n = 0n;
+  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
+  const out: string[] = new Array(26);
+  for (let i = 25; i >= 0; i -= 1) {
+    out[i] = ALPHABET[Number(n & 31n)] as string;
+    n >>= 5n;
+  }
+  return out.join('');
+}
+
+/** Default {@link IdSource}: TypeID-style `<prefix>_<base32 UUIDv7>`, sortable by creation time. */
+export const newId: IdSource = (prefix) => `${prefix}_${encodeBase32(uuidV7Bytes())}`;
+
+/** True when `value` looks like an identifier with the given prefix. */
+export function hasIdShape(value: string, prefix: string): boolean {
+  return (
+    value.length === prefix.length + 27 &&
+    value.startsWith(`${prefix}_`) &&
+    /^[0-7][0-9a-hjkmnp-tv-z]{25}$/.test(value.slice(prefix.length + 1))
+  );
+}

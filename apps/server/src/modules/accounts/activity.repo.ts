@@ -1,0 +1,96 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { accountActivity, persons } from '../../db/schema/index.js';
+import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
+
+/** A stored activity item (an account log or a person log). */
+export type ActivityRow = typeof accountActivity.$inferSelect;
+/** An activity item with the name of its person (person logs only). */
+export type ActivityWithPerson = ActivityRow & { personName: string | null };
+
+/**
+ * Inserts an activity item. With an idempotency key already taken in the tenant, nothing is
+ * inserted and `undefined` is returned: the unique index decides, so of any number of
+ * concurrent requests with one key exactly one inserts (the others wait for it, then skip).
+ */
+export async function insertActivity(
+  db: Db,
+  row: typeof accountActivity.$inferInsert,
+): Promise<ActivityRow | undefined> {
+  const [inserted] = await db
+    .insert(accountActivity)
+    .values(row)
+    .onConflictDoNothing({ target: [accountActivity.tenantId, accountActivity.idempotencyKey] })
+    .returning();
+  return inserted;
+}
+
+/** The activity item that holds a tenant's idempotency key. */
+export async function findByIdempotencyKey(
+  db: Db,
+  tenantId: string,
+  idempotencyKey: string,
+): Promise<ActivityRow | undefined> {
+  const rows = await db
+    .select()
+    .from(accountActivity)
+    .where(and(eq(accountActivity.tenantId, tenantId), eq(accountActivity.idempotencyKey, idempotencyKey)));
+  return rows[0];
+}
+
+/** Finds a tenant's activity item by id. */
+export async function findActivity(
+  db: Db,
+  tenantId: string,
+  activityId: string,
+): Promise<ActivityRow | undefined> {
+  const rows = await db
+    .select()
+    .from(accountActivity)
+    .where(and(eq(accountActivity.tenantId, tenantId), eq(accountActivity.id, activityId)))
+    .for('update');
+  return rows[0];
+}
+
+/** Filters of {@link listActivity}. */
+export interface ActivityFilter {
+  tenantId: string;
+  accountId: string;
+  includePersonActivity: boolean;
+  includeDeleted: boolean;
+}
+
+/** One keyset page of an account's activity, newest first, with person names. */
+export async function listActivity(
+  db: Db,
+  filter: ActivityFilter,
+  take: number,
+  after: KeysetPosition | undefined,
+): Promise<ActivityWithPerson[]> {
+  const a = accountActivity;
+  return db
+    .select({ activity: a, personName: persons.name })
+    .from(a)
+    .leftJoin(persons, eq(persons.id, a.personId))
+    .where(
+      and(
+        eq(a.tenantId, filter.tenantId),
+        eq(a.accountId, filter.accountId),
+        // Literals (not parameters) so that the partial indexes' predicates always match.
+        filter.includePersonActivity ? undefined : sql`${a.kind} = 'account'`,
+        filter.includeDeleted ? undefined : isNull(a.deletedAt),
+        after ? keysetAfter(a.createdAt, a.id, after) : undefined,
+      ),
+    )
+    .orderBy(desc(a.createdAt), desc(a.id))
+    .limit(take)
+    .then((rows) => rows.map((r) => ({ ...r.activity, personName: r.personName })));
+}
+
+/** Marks an activity item deleted. */
+export async function markActivityDeleted(db: Db, activityId: string, at: Date): Promise<void> {
+  await db
+    .update(accountActivity)
+    .set({ deletedAt: at, updatedAt: at })
+    .where(eq(accountActivity.id, activityId));
+}

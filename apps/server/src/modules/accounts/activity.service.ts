@@ -1,0 +1,102 @@
+import type {
+  AccountActivityItem,
+  JsonObject,
+  ListAccountActivityQuerySchema,
+  Paginated,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { iso } from '../../lib/clock.js';
+import { keysetPage } from '../../lib/pagination.js';
+import type { AccountRow } from './accounts.repo.js';
+import * as accountsRepo from './accounts.repo.js';
+import { type AccountsDeps, requireAccount } from './accounts.service.js';
+import * as repo from './activity.repo.js';
+
+/** Maps a stored item; fields that do not apply to its kind are omitted (see the contract). */
+export function toActivityItem(row: repo.ActivityWithPerson): AccountActivityItem {
+  const isAccountLog = row.kind === 'account';
+  return {
+    activityId: row.id,
+    accountId: row.accountId,
+    ...(isAccountLog ? { accountLogId: row.logId } : {}),
+    ...(!isAccountLog && row.personId ? { personId: row.personId, personLogId: row.logId } : {}),
+    ...(!isAccountLog && row.personName !== null ? { personName: row.personName } : {}),
+    source: row.source,
+    type: row.type,
+    payload: row.payload as JsonObject,
+    ...(row.idempotencyKey === null ? {} : { idempotencyKey: row.idempotencyKey }),
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    ...(row.deletedAt === null ? {} : { deletedAt: iso(row.deletedAt) }),
+  };
+}
+
+/** The exact number of items a filter matches, from the account's maintained counters. */
+export function activityCount(
+  account: AccountRow,
+  filter: Omit<repo.ActivityFilter, 'tenantId' | 'accountId'>,
+): number {
+  let count = account.accountLogsCount - (filter.includeDeleted ? 0 : account.deletedAccountLogsCount);
+  if (filter.includePersonActivity) {
+    count += account.personLogsCount - (filter.includeDeleted ? 0 : account.deletedPersonLogsCount);
+  }
+  return count;
+}
+
+/**
+ * Lists an account's activity, newest first: its account logs, with `includePersonActivity`
+ * also its persons' logs, with `includeDeleted` also soft-deleted items.
+ */
+export async function listAccountActivity(
+  deps: AccountsDeps,
+  tenantId: string,
+  accountId: string,
+  query: z.output<typeof ListAccountActivityQuerySchema>,
+): Promise<Paginated<AccountActivityItem>> {
+  const filter: repo.ActivityFilter = {
+    tenantId,
+    accountId,
+    includePersonActivity: query.includePersonActivity ?? false,
+    includeDeleted: query.includeDeleted ?? false,
+  };
+  const account = await requireAccount(deps.db, tenantId, accountId);
+  return keysetPage({
+    cursors: deps.cursors,
+    binding: {
+      tenantId,
+      operation: 'listAccountActivity',
+      filters: {
+        accountId,
+        includePersonActivity: filter.includePersonActivity,
+        includeDeleted: filter.includeDeleted,
+      },
+    },
+    query,
+    fetch: (take, after) => repo.listActivity(deps.db, filter, take, after),
+    count: () => activityCount(account, filter),
+    map: toActivityItem,
+  });
+}
+
+/**
+ * Soft-deletes an activity item (it then shows only with `includeDeleted=true`), keeping the
+ * account's counters exact. No route exposes this yet; it is the one way items get `deletedAt`.
+ */
+export async function deleteActivityItem(
+  deps: Pick<AccountsDeps, 'db' | 'clock'>,
+  tenantId: string,
+  activityId: string,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const row = await repo.findActivity(tx, tenantId, activityId);
+    if (!row) throw new NotFoundError(`Activity item ${activityId} not found.`);
+    if (row.deletedAt) throw new ConflictError(`Activity item ${activityId} is already deleted.`);
+    const now = deps.clock();
+    await repo.markActivityDeleted(tx, activityId, now);
+    const isAccountLog = row.kind === 'account';
+    await accountsRepo.bumpAccount(tx, row.accountId, {
+      ...(isAccountLog ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 }),
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import type {
+  AccountLog,
+  CreateAccountLogBody,
+  CreatePersonBody,
+  Person,
+  PersonLog,
+} from '@customer-api/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import type { TestTenant } from '../../test/seed.js';
+import type { TestApp } from '../../test/test-app.js';
+
+/** A JSON request as the test's tenant (or `tenant`). */
+export async function send(
+  t: TestApp,
+  method: 'GET' | 'POST' | 'PATCH',
+  url: string,
+  payload?: unknown,
+  tenant: TestTenant = t.tenant,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    method,
+    url,
+    headers: tenant.auth(),
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+async function created<T>(res: LightMyRequestResponse): Promise<T> {
+  if (res.statusCode !== 201) throw new Error(`expected 201, got ${res.statusCode}: ${res.body}`);
+  return res.json() as T;
+}
+
+/** Records an account log through the API and returns the created entry. */
+export async function accountLog(
+  t: TestApp,
+  body: Partial<CreateAccountLogBody> = {},
+  tenant?: TestTenant,
+): Promise<AccountLog> {
+  const payload = {
+    source: 'crm',
+    payload: { n: 1 },
+    ...(body.accountId ? {} : { domain: 'example.com' }),
+    ...body,
+  };
+  return created(await send(t, 'POST', '/v0/account_logs', payload, tenant));
+}
+
+/** Creates a person through the API. */
+export async function person(
+  t: TestApp,
+  body: Partial<CreatePersonBody> = {},
+  tenant?: TestTenant,
+): Promise<Person> {
+  const payload = {
+    name: 'Jane Doe',
+    email: `jane.${Math.random().toString(36).slice(2)}@example.com`,
+    ...body,
+  };
+  return created(await send(t, 'POST', '/v0/persons', payload, tenant));
+}
+
+/** Records a person log through the API. */
+export async function personLog(t: TestApp, personId: string, type = 'email-opened'): Promise<PersonLog> {
+  return created(
+    await send(t, 'POST', '/v0/person_logs', {
+      personId,
+      source: 'mailer',
+      type,
+      payload: { subject: 'Hi' },
+    }),
+  );
+}
+
+/** Every item of a paginated GET, following `nextCursor` with the given page size. */
+export async function walk<T>(
+  t: TestApp,
+  url: string,
+  limit: number,
+  tenant: TestTenant = t.tenant,
+): Promise<{ items: T[]; totals: number[] }> {
+  const items: T[] = [];
+  const totals: number[] = [];
+  let cursor: string | null = null;
+  do {
+    const sep = url.includes('?') ? '&' : '?';
+    const page: string = `${url}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await t.app.inject({ url: page, headers: tenant.auth() });
+    if (res.statusCode !== 200) throw new Error(`GET ${page}: ${res.statusCode} ${res.body}`);
+    const body = res.json() as {
+      items: T[];
+      nextCursor: string | null;
+      hasMore: boolean;
+      totalCount: number;
+    };
+    if (body.hasMore !== (body.nextCursor !== null)) throw new Error('hasMore disagrees with nextCursor');
+    items.push(...body.items);
+    totals.push(body.totalCount);
+    cursor = body.nextCursor;
+  } while (cursor);
+  return { items, totals };
+}

@@ -1,0 +1,126 @@
+import type {
+  Asset,
+  CreateAssetBodySchema,
+  ListTrashedAssetsQuerySchema,
+  Paginated,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { type Clock, iso } from '../../lib/clock.js';
+import { adjustCounter, readCounter } from '../../lib/counters.js';
+import type { IdSource } from '../../lib/ids.js';
+import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
+import * as repo from './assets.repo.js';
+
+/** Dependencies of asset operations. */
+export interface AssetsDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  cursors: CursorCodec;
+  config: Pick<Config, 'baseUrl'>;
+}
+
+/** Counter scope of a tenant's trashed assets, optionally of one type. */
+export function trashCounter(assetType?: string): string {
+  return assetType ? `assets:trash:${assetType}` : 'assets:trash';
+}
+
+/** Maps a stored asset; the download addresses are built from BASE_URL. */
+export function toApiAsset(row: repo.AssetRow, baseUrl: string): Asset {
+  const self = `${baseUrl}/v0/assets/${encodeURIComponent(row.id)}`;
+  return {
+    assetId: row.id,
+    tenantId: row.tenantId,
+    name: row.name,
+    ...(row.purpose === null ? {} : { purpose: row.purpose }),
+    ...(row.aiDescription === null ? {} : { aiDescription: row.aiDescription }),
+    ...(row.parentAssetId === null ? {} : { parentAssetId: row.parentAssetId }),
+    tags: row.tags,
+    hidden: row.hidden,
+    data: { type: row.dataType, fileId: row.fileId },
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    ...(row.trashedAt === null ? {} : { trashedAt: iso(row.trashedAt) }),
+    ...(row.deletedAt === null ? {} : { deletedAt: iso(row.deletedAt) }),
+    lifecycleState: row.lifecycleState,
+    downloadUrl: `${self}/download`,
+    previewDownloadUrl: `${self}/preview`,
+  };
+}
+
+/** Registers an asset (lifecycleState `active`). */
+export async function createAsset(
+  deps: AssetsDeps,
+  tenantId: string,
+  body: z.output<typeof CreateAssetBodySchema>,
+): Promise<Asset> {
+  const now = deps.clock();
+  const row = await repo.insertAsset(deps.db, {
+    id: deps.ids('asset'),
+    tenantId,
+    name: body.name,
+    purpose: body.purpose ?? null,
+    aiDescription: body.aiDescription ?? null,
+    parentAssetId: body.parentAssetId ?? null,
+    tags: body.tags ?? [],
+    hidden: body.hidden ?? false,
+    dataType: body.data.type,
+    fileId: body.data.fileId,
+    lifecycleState: 'active',
+    createdAt: now,
+    updatedAt: now,
+  });
+  return toApiAsset(row, deps.config.baseUrl);
+}
+
+/** Moves an asset to the trash; one already there is 409 CONFLICT. */
+export async function trashAsset(deps: AssetsDeps, tenantId: string, assetId: string): Promise<Asset> {
+  const row = await deps.db.transaction(async (tx) => {
+    const asset = await repo.findAssetForUpdate(tx, tenantId, assetId);
+    if (!asset || asset.deletedAt) throw new NotFoundError(`Asset ${assetId} not found.`);
+    if (asset.trashedAt) throw new ConflictError(`Asset ${assetId} is already in the trash.`);
+    const now = deps.clock();
+    // lifecycleState stays `active`: the trash is reversible and shown by trashedAt; the
+    // specification's trash listing shape carries `active`.
+    const trashed = await repo.updateAsset(tx, assetId, {
+      trashedAt: now,
+      updatedAt: now,
+    });
+    await adjustCounter(tx, tenantId, trashCounter(), 1);
+    await adjustCounter(tx, tenantId, trashCounter(asset.dataType), 1);
+    return trashed;
+  });
+  return toApiAsset(row, deps.config.baseUrl);
+}
+
+/**
+ * Lists the trash, most recently trashed first, filtered by `assetType` and a case-insensitive
+ * name `query`. `totalCount` comes from maintained counters, or with `query` from an
+ * index-served count of the matches.
+ */
+export async function listTrashedAssets(
+  deps: AssetsDeps,
+  tenantId: string,
+  query: z.output<typeof ListTrashedAssetsQuerySchema>,
+): Promise<Paginated<Asset>> {
+  const filter: repo.TrashFilter = { tenantId, assetType: query.assetType, query: query.query };
+  return keysetPage({
+    cursors: deps.cursors,
+    binding: {
+      tenantId,
+      operation: 'listTrashedAssets',
+      filters: { assetType: query.assetType, query: query.query },
+    },
+    query,
+    fetch: (take, after) => repo.listTrash(deps.db, filter, take, after),
+    count: () =>
+      query.query
+        ? repo.countTrashMatches(deps.db, filter)
+        : readCounter(deps.db, tenantId, trashCounter(query.assetType)),
+    position: (r) => ({ createdAt: r.trashedAt ?? r.createdAt, id: r.id }),
+    map: (r) => toApiAsset(r, deps.config.baseUrl),
+  });
+}

@@ -1,0 +1,157 @@
+import type {
+  Audience,
+  CreateAudienceBodySchema,
+  Paginated,
+  PaginationQuery,
+  RestoredAudience,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { toPage } from '../../lib/pagination.js';
+import type { PageRow } from '../pages/pages.repo.js';
+import { adjustAudiencesCount } from '../pages/pages.repo.js';
+import { requirePage } from '../pages/pages.service.js';
+import type { AppDeps } from '../types.js';
+import { embeddedVersionIds, toApiAudience } from './audiences.mapper.js';
+import * as repo from './audiences.repo.js';
+
+/** Dependencies of audience operations. */
+export type AudiencesDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'cursors'>;
+
+/**
+ * Loads a page and one of its audiences. An audience under another page, or another tenant's,
+ * is 404 (specification: Restore endpoints).
+ */
+export async function requireAudience(
+  db: Db,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  forUpdate = false,
+): Promise<{ page: PageRow; audience: repo.AudienceRow }> {
+  const page = await requirePage(db, tenantId, pageId);
+  const audience = await repo.findAudience(db, tenantId, pageId, audienceId, forUpdate);
+  if (!audience) throw new NotFoundError(`Audience ${audienceId} not found under page ${pageId}.`);
+  return { page, audience };
+}
+
+/** 409 unless the page accepts changes (neither archived nor deleted). */
+export function assertPageLive(page: PageRow): void {
+  if (page.deletedAt) throw new ConflictError(`Page ${page.id} is deleted; restore it first.`);
+  if (page.archivedAt) throw new ConflictError(`Page ${page.id} is archived; restore it first.`);
+}
+
+async function present(db: Db, page: PageRow, row: repo.AudienceRow): Promise<RestoredAudience> {
+  return toApiAudience(row, page, await repo.findVersionsByIds(db, embeddedVersionIds([row])));
+}
+
+/** Creates a draft audience under a live page. */
+export async function createAudience(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  body: z.output<typeof CreateAudienceBodySchema>,
+): Promise<Audience> {
+  return deps.db.transaction(async (tx) => {
+    const page = await requirePage(tx, tenantId, pageId, true);
+    assertPageLive(page);
+    const now = deps.clock();
+    const who = body.personRouteKey ?? body.personId;
+    const row = await repo.insertAudience(tx, {
+      id: deps.ids('audience'),
+      tenantId,
+      pageId,
+      personId: body.personId ?? null,
+      personRouteKey: body.personRouteKey ?? null,
+      computedName: who ? `${page.name} · ${who}` : `${page.name} · Audience ${page.audiencesCount + 1}`,
+      customName: body.customName ?? null,
+      isNewPageAgent: body.isNewPageAgent ?? false,
+      status: 'draft',
+      supplementaryContext: body.supplementaryContext ?? null,
+      actionFormIdOverride: body.actionFormIdOverride ?? null,
+      actionFormInstructionsOverride: body.actionFormInstructionsOverride ?? null,
+      actionUrlOverride: body.actionUrlOverride ?? null,
+      metadataOverride: body.metadataOverride ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await adjustAudiencesCount(tx, pageId, 1);
+    return toApiAudience(row, page, new Map());
+  });
+}
+
+/** Lists a page's audiences (archived included), newest first; totalCount is the page's audiencesCount. */
+export async function listAudiences(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  query: PaginationQuery,
+): Promise<Paginated<Audience>> {
+  const page = await requirePage(deps.db, tenantId, pageId);
+  const binding = { tenantId, operation: 'listAudiences', filters: { pageId } };
+  const after = query.cursor ? deps.cursors.decode(binding, query.cursor) : undefined;
+  const rows = await repo.listAudiences(deps.db, tenantId, pageId, query.limit + 1, after);
+  const versions = await repo.findVersionsByIds(deps.db, embeddedVersionIds(rows));
+  return toPage({
+    rows,
+    limit: query.limit,
+    totalCount: page.audiencesCount,
+    position: (r) => ({ createdAt: r.createdAt, id: r.id }),
+    map: (r) => toApiAudience(r, page, versions),
+    encode: (p) => deps.cursors.encode(binding, p),
+  });
+}
+
+/** Reads one audience of a page. */
+export async function getAudience(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+): Promise<Audience> {
+  const { page, audience } = await requireAudience(deps.db, tenantId, pageId, audienceId);
+  return present(deps.db, page, audience);
+}
+
+/** Archives an audience, remembering its status for restore. */
+export async function archiveAudience(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+): Promise<Audience> {
+  return deps.db.transaction(async (tx) => {
+    const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
+    if (audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is already archived.`);
+    const now = deps.clock();
+    const row = await repo.updateAudience(tx, audienceId, {
+      status: 'archived',
+      priorStatus: audience.status,
+      archivedAt: now,
+      updatedAt: now,
+    });
+    return present(tx, page, row);
+  });
+}
+
+/** Restores an archived audience of a live page to the status it had before archiving. */
+export async function restoreAudience(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+): Promise<RestoredAudience> {
+  return deps.db.transaction(async (tx) => {
+    const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
+    if (!audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is not archived.`);
+    assertPageLive(page);
+    const row = await repo.updateAudience(tx, audienceId, {
+      status: audience.priorStatus ?? 'draft',
+      priorStatus: null,
+      archivedAt: null,
+      updatedAt: deps.clock(),
+    });
+    return present(tx, page, row);
+  });
+}

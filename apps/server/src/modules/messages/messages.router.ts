@@ -1,0 +1,32 @@
+import { requireAuth } from '../../http/auth.js';
+import { defineModule } from '../types.js';
+import * as service from './messages.service.js';
+
+/** An audience's conversation: read, post, restore a snapshot. */
+export const messagesModule = defineModule('messages', (deps) => ({
+  getAudienceMessages: async ({ params, request }) => ({
+    status: 200,
+    body: await service.getMessages(deps, {
+      tenantId: requireAuth(request).tenantId,
+      pageId: params.page_id,
+      audienceId: params.audience_id,
+    }),
+  }),
+  createAudienceMessage: async ({ params, body, request }) => ({
+    status: 201,
+    body: await service.createMessage(
+      deps,
+      { tenantId: requireAuth(request).tenantId, pageId: params.page_id, audienceId: params.audience_id },
+      body,
+    ),
+  }),
+  restoreAudienceMessage: async ({ params, request }) => ({
+    status: 200,
+    body: await service.restoreMessage(deps, {
+      tenantId: requireAuth(request).tenantId,
+      pageId: params.page_id,
+      audienceId: params.audience_id,
+      messageId: params.message_id,
+    }),
+  }),
+}));

@@ -1,0 +1,213 @@
+import type {
+  Change,
+  CreateMessageBodySchema,
+  GetMessage,
+  Message,
+  Metadata,
+  RestoreMessageResult,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { iso } from '../../lib/clock.js';
+import { updateAudience } from '../audiences/audiences.repo.js';
+import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
+import type { AppDeps } from '../types.js';
+import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
+import * as repo from './messages.repo.js';
+
+/** Dependencies of message operations. */
+export type MessagesDeps = Pick<AppDeps, 'db' | 'clock' | 'ids'>;
+
+interface AudienceRef {
+  tenantId: string;
+  pageId: string;
+  audienceId: string;
+}
+
+const toChange = (row: repo.ChangeRow): Change => ({
+  changeId: row.id,
+  field: row.field as Change['field'],
+  previousValue: row.previousValue,
+  newValue: row.newValue,
+  status: row.status as Change['status'],
+});
+
+function toMessage(row: repo.MessageRow, changes: repo.ChangeRow[] | null): Message {
+  return {
+    messageId: row.id,
+    role: row.role as Message['role'],
+    content: row.content,
+    timestamp: row.timestampMs,
+    hasSnapshot: row.snapshot !== null,
+    toolCalls: (row.toolCalls as Message['toolCalls']) ?? null,
+    changes: changes ? changes.map(toChange) : null,
+    contentParts: (row.contentParts as Message['contentParts']) ?? null,
+    reasoning: row.reasoning,
+    isInterrupted: row.isInterrupted,
+  };
+}
+
+/** An audience's conversation, messages oldest first, current context and unapplied (saved) changes. */
+export async function getMessages(deps: MessagesDeps, ref: AudienceRef): Promise<GetMessage> {
+  const { page, audience } = await requireAudience(deps.db, ref.tenantId, ref.pageId, ref.audienceId);
+  const conversation = await repo.findConversation(deps.db, ref.tenantId, ref.audienceId);
+  const [rows, changes] = conversation
+    ? await Promise.all([
+        repo.listMessages(deps.db, conversation.id),
+        repo.listChanges(deps.db, ref.tenantId, ref.audienceId),
+      ])
+    : [[], []];
+  const byMessage = new Map<string, repo.ChangeRow[]>();
+  for (const change of changes)
+    byMessage.set(change.messageId, [...(byMessage.get(change.messageId) ?? []), change]);
+  const state = stateOf(audience);
+  const pageMeta = page.metadata as Metadata | null;
+  return {
+    conversation: conversation
+      ? {
+          conversationId: conversation.id,
+          audienceId: conversation.audienceId,
+          publishedMessageId: conversation.publishedMessageId,
+          createdAt: iso(conversation.createdAt),
+          updatedAt: iso(conversation.updatedAt),
+        }
+      : null,
+    messages: rows.map((m) => toMessage(m, byMessage.get(m.id) ?? null)),
+    context: {
+      audienceId: audience.id,
+      pageId: page.id,
+      pageContext: page.pageContext,
+      currentSupplementaryContext: readField(state, pageMeta, 'supplementaryContext'),
+      currentMetaTitle: readField(state, pageMeta, 'metaTitle'),
+      currentMetaDescription: readField(state, pageMeta, 'metaDescription'),
+      currentMetaKeywords: readField(state, pageMeta, 'metaKeywords'),
+    },
+    pendingChanges: changes.filter((c) => c.status === 'saved').map(toChange),
+  };
+}
+
+async function lockLiveAudience(tx: AppDeps['db'], ref: AudienceRef) {
+  const found = await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
+  assertPageLive(found.page);
+  if (found.audience.archivedAt)
+    throw new ConflictError(`Audience ${ref.audienceId} is archived; restore it first.`);
+  return found;
+}
+
+type NewChanges = NonNullable<z.output<typeof CreateMessageBodySchema>['changes']>;
+
+/**
+ * Gives posted changes ids and previous values, applying the `applied` ones in order; returns
+ * the rows and the audience state after them.
+ */
+function applyChanges(
+  deps: MessagesDeps,
+  start: AudienceState,
+  pageMetadata: Metadata | null,
+  posted: NewChanges,
+  base: Pick<repo.ChangeRow, 'tenantId' | 'messageId' | 'audienceId' | 'messageSeq'>,
+): { rows: repo.ChangeRow[]; state: AudienceState } {
+  let state = start;
+  const rows = posted.map((change, position) => {
+    const previousValue = readField(state, pageMetadata, change.field);
+    if (change.status === 'applied') state = applyField(state, change.field, change.newValue);
+    return {
+      ...base,
+      id: deps.ids('change'),
+      position,
+      field: change.field,
+      previousValue,
+      newValue: change.newValue,
+      status: change.status,
+    };
+  });
+  return { rows, state };
+}
+
+async function conversationFor(deps: MessagesDeps, tx: AppDeps['db'], ref: AudienceRef, now: Date) {
+  return (
+    (await repo.findConversation(tx, ref.tenantId, ref.audienceId)) ??
+    (await repo.insertConversation(tx, {
+      id: deps.ids('conversation'),
+      tenantId: ref.tenantId,
+      audienceId: ref.audienceId,
+      publishedMessageId: null,
+      createdAt: now,
+      updatedAt: now,
+    }))
+  );
+}
+
+/**
+ * Appends a message. Its changes get ids and previous values; `applied` ones update the audience,
+ * and the message then stores a snapshot of the audience's editable fields for restore.
+ */
+export async function createMessage(
+  deps: MessagesDeps,
+  ref: AudienceRef,
+  body: z.output<typeof CreateMessageBodySchema>,
+): Promise<Message> {
+  return deps.db.transaction(async (tx) => {
+    const { page, audience } = await lockLiveAudience(tx, ref);
+    const now = deps.clock();
+    const conversation = await conversationFor(deps, tx, ref, now);
+    const seq = (await repo.lastSeq(tx, conversation.id)) + 1;
+    const messageId = deps.ids('message');
+    const { rows: changes, state } = applyChanges(
+      deps,
+      stateOf(audience),
+      page.metadata as Metadata | null,
+      body.changes ?? [],
+      {
+        tenantId: ref.tenantId,
+        messageId,
+        audienceId: ref.audienceId,
+        messageSeq: seq,
+      },
+    );
+    const applied = changes.some((c) => c.status === 'applied');
+    const row: repo.MessageRow = {
+      id: messageId,
+      tenantId: ref.tenantId,
+      conversationId: conversation.id,
+      audienceId: ref.audienceId,
+      seq,
+      role: body.role,
+      content: body.content,
+      timestampMs: now.getTime(),
+      toolCalls: body.toolCalls ?? null,
+      contentParts: body.contentParts ?? null,
+      reasoning: body.reasoning ?? null,
+      isInterrupted: body.isInterrupted ?? false,
+      snapshot: applied ? state : null,
+      createdAt: now,
+    };
+    await repo.insertMessage(tx, row, changes);
+    if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
+    await repo.touchConversation(tx, conversation.id, now);
+    return toMessage(row, changes.length > 0 ? changes : null);
+  });
+}
+
+/** Rolls the audience back to a message's snapshot and marks later applied changes reverted. */
+export async function restoreMessage(
+  deps: MessagesDeps,
+  ref: AudienceRef & { messageId: string },
+): Promise<RestoreMessageResult> {
+  return deps.db.transaction(async (tx) => {
+    const { audience } = await lockLiveAudience(tx, ref);
+    const message = await repo.findMessage(tx, ref.tenantId, ref.audienceId, ref.messageId);
+    if (!message)
+      throw new NotFoundError(`Message ${ref.messageId} not found under audience ${ref.audienceId}.`);
+    if (message.snapshot === null)
+      throw new ConflictError(`Message ${ref.messageId} has no snapshot to restore.`);
+    const snapshot = message.snapshot as AudienceState;
+    await updateAudience(tx, audience.id, {
+      supplementaryContext: snapshot.supplementaryContext,
+      metadataOverride: snapshot.metadataOverride,
+      updatedAt: deps.clock(),
+    });
+    await repo.revertChangesAfter(tx, audience.id, message.seq);
+    return { success: true, messageId: message.id };
+  });
+}

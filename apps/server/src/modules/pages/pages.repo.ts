@@ -1,0 +1,76 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { pages } from '../../db/schema/index.js';
+import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
+
+/** A stored page. */
+export type PageRow = typeof pages.$inferSelect;
+/** Columns of a page that transitions change. */
+export type PagePatch = Partial<Omit<PageRow, 'id' | 'tenantId' | 'createdAt'>>;
+
+/** Inserts a page. */
+export async function insertPage(db: Db, row: typeof pages.$inferInsert): Promise<PageRow> {
+  const [inserted] = await db.insert(pages).values(row).returning();
+  if (!inserted) throw new Error('insert returned no row');
+  return inserted;
+}
+
+/** Finds a tenant's page; `forUpdate` locks it until the transaction ends. */
+export async function findPage(
+  db: Db,
+  tenantId: string,
+  pageId: string,
+  forUpdate = false,
+): Promise<PageRow | undefined> {
+  const query = db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.tenantId, tenantId), eq(pages.id, pageId)));
+  const rows = forUpdate ? await query.for('update') : await query;
+  return rows[0];
+}
+
+/** One keyset page of a tenant's live (not deleted) pages, newest first. */
+export async function listPages(
+  db: Db,
+  tenantId: string,
+  take: number,
+  after?: KeysetPosition,
+): Promise<PageRow[]> {
+  return db
+    .select()
+    .from(pages)
+    .where(
+      and(
+        eq(pages.tenantId, tenantId),
+        isNull(pages.deletedAt),
+        after ? keysetAfter(pages.createdAt, pages.id, after) : undefined,
+      ),
+    )
+    .orderBy(desc(pages.createdAt), desc(pages.id))
+    .limit(take);
+}
+
+/** Updates a tenant's page and returns it. */
+export async function updatePage(
+  db: Db,
+  tenantId: string,
+  pageId: string,
+  patch: PagePatch,
+): Promise<PageRow> {
+  const [row] = await db
+    .update(pages)
+    .set(patch)
+    .where(and(eq(pages.tenantId, tenantId), eq(pages.id, pageId)))
+    .returning();
+  if (!row) throw new Error(`page ${pageId} vanished during update`);
+  return row;
+}
+
+/** Adds `delta` to a page's audience count (same transaction as the audience insert). */
+export async function adjustAudiencesCount(db: Db, pageId: string, delta: number): Promise<void> {
+  await db
+    .update(pages)
+    .set({ audiencesCount: sql`${pages.audiencesCount} + ${delta}` })
+    .where(eq(pages.id, pageId));
+}

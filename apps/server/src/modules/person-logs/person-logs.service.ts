@@ -1,0 +1,51 @@
+import type { CreatePersonLogBodySchema, PersonLog } from '@customer-api/contract';
+import type { z } from 'zod';
+import { NotFoundError } from '../../http/errors.js';
+import { iso } from '../../lib/clock.js';
+import * as accountsRepo from '../accounts/accounts.repo.js';
+import type { AccountsDeps } from '../accounts/accounts.service.js';
+import * as activityRepo from '../accounts/activity.repo.js';
+import * as personsRepo from '../persons/persons.repo.js';
+
+/**
+ * Records a person log. It becomes an item of the activity of the person's account, shown with
+ * `includePersonActivity=true`. It does not move the account's `latestActivityAt`, which tracks
+ * the account's own logs (the default activity view).
+ */
+export async function createPersonLog(
+  deps: AccountsDeps,
+  tenantId: string,
+  body: z.output<typeof CreatePersonLogBodySchema>,
+): Promise<PersonLog> {
+  const person = await personsRepo.findPerson(deps.db, tenantId, body.personId);
+  if (!person) throw new NotFoundError(`Person ${body.personId} not found.`);
+  const row = await deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const inserted = await activityRepo.insertActivity(tx, {
+      id: deps.ids('activity'),
+      tenantId,
+      accountId: person.accountId,
+      kind: 'person',
+      logId: deps.ids('personlog'),
+      personId: person.id,
+      source: body.source,
+      type: body.type,
+      payload: body.payload,
+      idempotencyKey: null,
+      requestHash: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (!inserted) throw new Error('person log insert returned no row');
+    await accountsRepo.bumpAccount(tx, person.accountId, { personLogs: 1 });
+    return inserted;
+  });
+  return {
+    personLogId: row.logId,
+    personId: person.id,
+    accountId: row.accountId,
+    source: row.source,
+    type: row.type,
+    createdAt: iso(row.createdAt),
+  };
+}

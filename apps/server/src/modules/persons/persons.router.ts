@@ -1,0 +1,11 @@
+import { requireAuth } from '../../http/auth.js';
+import { defineModule } from '../types.js';
+import { createPerson } from './persons.service.js';
+
+/** Persons (contacts). */
+export const personsModule = defineModule('persons', (deps) => ({
+  createPerson: async ({ body, request }) => ({
+    status: 201,
+    body: await createPerson(deps, requireAuth(request).tenantId, body),
+  }),
+}));

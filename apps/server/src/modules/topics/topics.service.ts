@@ -1,0 +1,180 @@
+import type {
+  CreateTopicBodySchema,
+  Paginated,
+  PaginationQuery,
+  Topic,
+  TopicEntry,
+  UpdateTopicBodySchema,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { type Clock, iso } from '../../lib/clock.js';
+import { adjustCounter, readCounter } from '../../lib/counters.js';
+import type { IdSource } from '../../lib/ids.js';
+import { type CursorCodec, toPage } from '../../lib/pagination.js';
+import * as repo from './topics.repo.js';
+
+/** Dependencies of topic operations. */
+export interface TopicsDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  cursors: CursorCodec;
+}
+
+/** Counter scope of a tenant's topics (listTopics' totalCount, default topic included). */
+const TOPICS_COUNTER = 'topics';
+/** Title of the default topic every tenant has. */
+export const DEFAULT_TOPIC_TITLE = 'General';
+
+function toApiEntry(row: repo.TopicEntryRow): TopicEntry {
+  const content = row.content as { type?: unknown; content?: unknown };
+  return {
+    topicEntryId: row.id,
+    topicId: row.topicId,
+    sortOrder: row.sortOrder,
+    content: { type: String(content.type ?? 'text'), content: String(content.content ?? '') },
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+function toApiTopic(row: repo.TopicRow, entries: repo.TopicEntryRow[]): Topic {
+  return {
+    topicId: row.id,
+    title: row.title,
+    purpose: row.purpose,
+    sortOrder: row.sortOrder,
+    isDefault: row.isDefault,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+    entries: entries.filter((e) => e.topicId === row.id).map(toApiEntry),
+  };
+}
+
+async function withEntries(db: Db, tenantId: string, rows: repo.TopicRow[]): Promise<Topic[]> {
+  const entries = await repo.listEntries(
+    db,
+    tenantId,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => toApiTopic(r, entries));
+}
+
+/**
+ * Makes sure the tenant has its default topic (created on first use, sortOrder 0, so that it
+ * is older than and listed before every topic the tenant creates). Concurrent first uses create
+ * one: a partial unique index allows one default per tenant.
+ */
+export async function ensureDefaultTopic(deps: TopicsDeps, tenantId: string): Promise<void> {
+  if (await repo.hasDefaultTopic(deps.db, tenantId)) return;
+  await deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const inserted = await repo.insertDefaultTopicIfMissing(tx, {
+      id: deps.ids('topic'),
+      tenantId,
+      title: DEFAULT_TOPIC_TITLE,
+      purpose: null,
+      sortOrder: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (inserted) await adjustCounter(tx, tenantId, TOPICS_COUNTER, 1);
+  });
+}
+
+const invalidCursor = () =>
+  ValidationError.of(
+    'query',
+    "The cursor is not valid for this request; take it from the previous page's nextCursor.",
+    ['cursor'],
+  );
+
+/** Topics page in `(sortOrder, id)` order; the signed cursor carries both as `<sortOrder>:<id>`. */
+function decodePosition(deps: TopicsDeps, tenantId: string, cursor: string): repo.TopicPosition {
+  const { id } = deps.cursors.decode({ tenantId, operation: 'listTopics' }, cursor);
+  const match = /^(\d+):(.+)$/.exec(id);
+  if (!match?.[1] || !match[2]) throw invalidCursor();
+  return { sortOrder: Number(match[1]), id: match[2] };
+}
+
+/** Lists a tenant's topics with their entries, by sortOrder then creation; the default topic included. */
+export async function listTopics(
+  deps: TopicsDeps,
+  tenantId: string,
+  query: PaginationQuery,
+): Promise<Paginated<Topic>> {
+  const after = query.cursor ? decodePosition(deps, tenantId, query.cursor) : undefined;
+  await ensureDefaultTopic(deps, tenantId);
+  const [rows, totalCount] = await Promise.all([
+    repo.listTopics(deps.db, tenantId, query.limit + 1, after),
+    readCounter(deps.db, tenantId, TOPICS_COUNTER),
+  ]);
+  const page = toPage({
+    rows,
+    limit: query.limit,
+    totalCount,
+    position: (r) => ({ createdAt: r.createdAt, id: `${r.sortOrder}:${r.id}` }),
+    map: (r) => r,
+    encode: (p) => deps.cursors.encode({ tenantId, operation: 'listTopics' }, p),
+  });
+  return { ...page, items: await withEntries(deps.db, tenantId, page.items) };
+}
+
+/** Creates a topic (after the tenant's default topic, which is created first if missing). */
+export async function createTopic(
+  deps: TopicsDeps,
+  tenantId: string,
+  body: z.output<typeof CreateTopicBodySchema>,
+): Promise<Topic> {
+  await ensureDefaultTopic(deps, tenantId);
+  const row = await deps.db.transaction(async (tx) => {
+    const now = deps.clock();
+    const inserted = await repo.insertTopic(tx, {
+      id: deps.ids('topic'),
+      tenantId,
+      title: body.title,
+      purpose: body.purpose ?? null,
+      sortOrder: body.sortOrder ?? 0,
+      isDefault: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await adjustCounter(tx, tenantId, TOPICS_COUNTER, 1);
+    return inserted;
+  });
+  return toApiTopic(row, []);
+}
+
+/** Reads one topic with its entries. */
+export async function getTopic(deps: TopicsDeps, tenantId: string, topicId: string): Promise<Topic> {
+  const row = await repo.findTopic(deps.db, tenantId, topicId);
+  if (!row) throw new NotFoundError(`Topic ${topicId} not found.`);
+  const [topic] = await withEntries(deps.db, tenantId, [row]);
+  return topic as Topic;
+}
+
+/** Changes a topic's title, sortOrder or purpose. Renaming the default topic is 409 CONFLICT. */
+export async function updateTopic(
+  deps: TopicsDeps,
+  tenantId: string,
+  topicId: string,
+  body: z.output<typeof UpdateTopicBodySchema>,
+): Promise<Topic> {
+  const row = await deps.db.transaction(async (tx) => {
+    const topic = await repo.findTopic(tx, tenantId, topicId, true);
+    if (!topic) throw new NotFoundError(`Topic ${topicId} not found.`);
+    if (topic.isDefault && body.title !== undefined && body.title !== topic.title) {
+      throw new ConflictError(`Topic ${topicId} is the default topic; its title cannot be changed.`);
+    }
+    return repo.updateTopic(tx, topicId, {
+      ...(body.title === undefined ? {} : { title: body.title }),
+      ...(body.sortOrder === undefined ? {} : { sortOrder: body.sortOrder }),
+      ...(body.purpose === undefined ? {} : { purpose: body.purpose }),
+      updatedAt: deps.clock(),
+    });
+  });
+  const [topic] = await withEntries(deps.db, tenantId, [row]);
+  return topic as Topic;
+}

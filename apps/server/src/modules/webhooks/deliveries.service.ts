@@ -1,0 +1,115 @@
+import type { Paginated, PaginationQuery, WebhookDelivery } from '@customer-api/contract';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { iso, isoOrNull } from '../../lib/clock.js';
+import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { keysetPage } from '../../lib/pagination.js';
+import {
+  type DeliveryRow,
+  deliveriesCounter,
+  insertDeliveries,
+  type SubscriptionRow,
+} from '../../webhooks/deliveries.repo.js';
+import * as repo from './webhooks.repo.js';
+import { requireSubscription, type WebhooksDeps } from './webhooks.service.js';
+
+/** Maps a stored attempt to the API shape. */
+export function toApiDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    deliveryId: row.id,
+    webhookSubscriptionId: row.subscriptionId,
+    eventId: row.eventId,
+    eventType: row.eventType as WebhookDelivery['eventType'],
+    attempt: row.attempt,
+    status: row.status as WebhookDelivery['status'],
+    responseStatus: row.responseStatus,
+    durationMs: row.durationMs,
+    error: row.error,
+    createdAt: iso(row.createdAt),
+    nextAttemptAt: isoOrNull(row.nextAttemptAt),
+  };
+}
+
+/** Lists a subscription's delivery attempts, newest first. */
+export async function listDeliveries(
+  deps: WebhooksDeps,
+  tenantId: string,
+  subscriptionId: string,
+  query: PaginationQuery,
+): Promise<Paginated<WebhookDelivery>> {
+  await requireSubscription(deps.db, tenantId, subscriptionId);
+  return keysetPage({
+    cursors: deps.cursors,
+    binding: { tenantId, operation: 'listWebhookDeliveries', filters: { subscriptionId } },
+    query,
+    fetch: (take, after) => repo.listDeliveries(deps.db, subscriptionId, take, after),
+    count: () => readCounter(deps.db, tenantId, deliveriesCounter(subscriptionId)),
+    map: toApiDelivery,
+  });
+}
+
+function requireActive(subscription: SubscriptionRow): void {
+  if (subscription.status !== 'active') {
+    throw new ConflictError(
+      `Webhook subscription ${subscription.id} is disabled (${subscription.disabledReason ?? 'no reason'}).`,
+    );
+  }
+}
+
+/** One manual attempt (no automatic retries) of an event, due now. */
+function manualAttempt(deps: WebhooksDeps, subscription: SubscriptionRow, event: repo.FailedEvent) {
+  const now = deps.clock();
+  return {
+    id: deps.ids('whdel'),
+    tenantId: subscription.tenantId,
+    subscriptionId: subscription.id,
+    eventId: event.eventId,
+    eventType: event.eventType,
+    attempt: event.lastAttempt + 1,
+    retryStep: null,
+    status: 'pending',
+    createdAt: now,
+    nextAttemptAt: now,
+  };
+}
+
+/** Queues a new attempt of a past delivery's event (202); 409 when the subscription is disabled. */
+export async function redeliver(
+  deps: WebhooksDeps,
+  tenantId: string,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  const row = await deps.db.transaction(async (tx) => {
+    // The lock orders concurrent redeliveries of one subscription, keeping attempt numbers distinct.
+    const subscription = await requireSubscription(tx, tenantId, subscriptionId, true);
+    const past = await repo.findDelivery(tx, subscriptionId, deliveryId);
+    if (!past) throw new NotFoundError(`Delivery ${deliveryId} not found.`);
+    requireActive(subscription);
+    const lastAttempt = await repo.lastAttempt(tx, subscriptionId, past.eventId);
+    const [inserted] = await insertDeliveries(tx, [
+      manualAttempt(deps, subscription, { eventId: past.eventId, eventType: past.eventType, lastAttempt }),
+    ]);
+    await adjustCounter(tx, tenantId, deliveriesCounter(subscriptionId), 1);
+    return inserted;
+  });
+  if (!row) throw new Error('insert returned no row');
+  return toApiDelivery(row);
+}
+
+/** Queues one more attempt of every event whose delivery failed for good since `since`. */
+export async function recover(
+  deps: WebhooksDeps,
+  tenantId: string,
+  subscriptionId: string,
+  since: Date,
+): Promise<{ queued: number }> {
+  return deps.db.transaction(async (tx) => {
+    const subscription = await requireSubscription(tx, tenantId, subscriptionId, true);
+    requireActive(subscription);
+    const failed = await repo.failedEventsSince(tx, subscriptionId, since);
+    const rows = failed.map((event) => manualAttempt(deps, subscription, event));
+    for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500));
+    if (rows.length > 0) await adjustCounter(tx, tenantId, deliveriesCounter(subscriptionId), rows.length);
+    return { queued: rows.length };
+  });
+}

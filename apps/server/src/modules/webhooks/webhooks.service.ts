@@ -1,0 +1,175 @@
+import type {
+  CreateWebhookSubscriptionBodySchema,
+  Paginated,
+  PaginationQuery,
+  WebhookSubscription,
+  WebhookSubscriptionWithSecret,
+} from '@customer-api/contract';
+import type { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { type Clock, iso } from '../../lib/clock.js';
+import { adjustCounter, readCounter } from '../../lib/counters.js';
+import type { IdSource } from '../../lib/ids.js';
+import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
+import { disableSubscription, type SubscriptionRow } from '../../webhooks/deliveries.repo.js';
+import { generateSigningSecret } from '../../webhooks/sign.js';
+import { refusalReason } from '../../webhooks/ssrf-guard.js';
+import * as repo from './webhooks.repo.js';
+
+/** Dependencies of webhook subscription operations. */
+export interface WebhooksDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  cursors: CursorCodec;
+  config: Pick<Config, 'webhooks'>;
+}
+
+/** Counter scope of a tenant's live subscriptions. */
+const SUBSCRIPTIONS_COUNTER = 'webhook_subscriptions';
+
+/** How long the replaced secret keeps signing after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+/** Maps a stored subscription to the API shape; the secret is never part of it. */
+export function toApiSubscription(row: SubscriptionRow): WebhookSubscription {
+  return {
+    webhookSubscriptionId: row.id,
+    url: row.url,
+    eventTypes: row.eventTypes as WebhookSubscription['eventTypes'],
+    description: row.description,
+    status: row.status as WebhookSubscription['status'],
+    disabledReason: row.disabledReason,
+    createdAt: iso(row.createdAt),
+    updatedAt: iso(row.updatedAt),
+  };
+}
+
+/** Loads a tenant's live subscription or throws 404. */
+export async function requireSubscription(
+  db: Db,
+  tenantId: string,
+  id: string,
+  forUpdate = false,
+): Promise<SubscriptionRow> {
+  const row = await repo.findSubscription(db, tenantId, id, forUpdate);
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found.`);
+  return row;
+}
+
+const isLoopbackHost = (host: string) =>
+  host === 'localhost' || host.endsWith('.localhost') || refusalReason(host) === 'loopback';
+
+/**
+ * Refuses receiver URLs that can never be delivered to: plain http (allowed only to loopback, and
+ * only in insecure mode), credentials in the URL, and literal internal addresses. Host names are
+ * checked again at every connection, because what they resolve to can change.
+ */
+function checkReceiverUrl(url: string, allowInsecure: boolean): void {
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  const fail = (message: string) => {
+    throw ValidationError.of('body', message, ['url']);
+  };
+  if (parsed.username || parsed.password) fail('The url must not carry credentials.');
+  if (parsed.protocol === 'http:') {
+    if (!allowInsecure) fail('The url must use https.');
+    if (!isLoopbackHost(host)) fail('Plain http is allowed only to loopback receivers (insecure mode).');
+    return;
+  }
+  if (allowInsecure) return;
+  if (host === 'localhost' || host.endsWith('.localhost')) fail('The url must not point at this machine.');
+  const reason = refusalReason(host);
+  if (reason && reason !== 'not an IP address') fail(`The url points at a ${reason} address.`);
+}
+
+/** Creates a subscription; the response carries the signing secret, the only time it is shown. */
+export async function createSubscription(
+  deps: WebhooksDeps,
+  tenantId: string,
+  body: z.output<typeof CreateWebhookSubscriptionBodySchema>,
+): Promise<WebhookSubscriptionWithSecret> {
+  checkReceiverUrl(body.url, deps.config.webhooks.allowInsecure);
+  const now = deps.clock();
+  const secret = generateSigningSecret();
+  const row = await deps.db.transaction(async (tx) => {
+    const inserted = await repo.insertSubscription(tx, {
+      id: deps.ids('whsub'),
+      tenantId,
+      url: body.url,
+      eventTypes: [...new Set(body.eventTypes)],
+      description: body.description ?? null,
+      status: 'active',
+      secret,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await adjustCounter(tx, tenantId, SUBSCRIPTIONS_COUNTER, 1);
+    return inserted;
+  });
+  return { ...toApiSubscription(row), signingSecret: secret };
+}
+
+/** Lists a tenant's subscriptions, newest first. */
+export async function listSubscriptions(
+  deps: WebhooksDeps,
+  tenantId: string,
+  query: PaginationQuery,
+): Promise<Paginated<WebhookSubscription>> {
+  return keysetPage({
+    cursors: deps.cursors,
+    binding: { tenantId, operation: 'listWebhookSubscriptions' },
+    query,
+    fetch: (take, after) => repo.listSubscriptions(deps.db, tenantId, take, after),
+    count: () => readCounter(deps.db, tenantId, SUBSCRIPTIONS_COUNTER),
+    map: toApiSubscription,
+  });
+}
+
+/** Reads one subscription. */
+export async function getSubscription(deps: WebhooksDeps, tenantId: string, id: string) {
+  return toApiSubscription(await requireSubscription(deps.db, tenantId, id));
+}
+
+/** Deletes a subscription: disabled, its queued attempts closed, and gone from reads. */
+export async function deleteSubscription(
+  deps: WebhooksDeps,
+  tenantId: string,
+  id: string,
+): Promise<WebhookSubscription> {
+  const now = deps.clock();
+  const row = await deps.db.transaction(async (tx) => {
+    await requireSubscription(tx, tenantId, id, true);
+    const deleted = await disableSubscription(tx, id, 'Deleted.', now, { deletedAt: now });
+    await adjustCounter(tx, tenantId, SUBSCRIPTIONS_COUNTER, -1);
+    return deleted;
+  });
+  if (!row) throw new NotFoundError(`Webhook subscription ${id} not found.`);
+  return toApiSubscription(row);
+}
+
+/**
+ * Issues a new secret. The replaced one keeps signing for {@link ROTATION_OVERLAP_MS} so that
+ * receivers can switch without dropping deliveries; a second rotation within the window drops
+ * the oldest secret at once.
+ */
+export async function rotateSecret(
+  deps: WebhooksDeps,
+  tenantId: string,
+  id: string,
+): Promise<WebhookSubscriptionWithSecret> {
+  const now = deps.clock();
+  const secret = generateSigningSecret();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await requireSubscription(tx, tenantId, id, true);
+    return repo.updateSubscription(tx, id, {
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+      updatedAt: now,
+    });
+  });
+  return { ...toApiSubscription(row), signingSecret: secret };
+}

@@ -1,0 +1,51 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { apiKeys, tenants } from '../db/schema/index.js';
+
+/** A stored tenant. */
+export type TenantRow = typeof tenants.$inferSelect;
+/** A stored API key (hash only). */
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** Finds a tenant by its unique name. */
+export async function findTenantByName(db: Db, name: string): Promise<TenantRow | undefined> {
+  const rows = await db.select().from(tenants).where(eq(tenants.name, name));
+  return rows[0];
+}
+
+/** Inserts a tenant unless the name exists; returns the stored tenant either way. */
+export async function insertTenantOrGet(
+  db: Db,
+  row: TenantRow,
+): Promise<{ tenant: TenantRow; created: boolean }> {
+  try {
+    const inserted = await db.insert(tenants).values(row).onConflictDoNothing().returning();
+    if (inserted[0]) return { tenant: inserted[0], created: true };
+  } catch (err) {
+    if (!isUniqueViolation(err, 'tenants_name_key')) throw err;
+  }
+  const existing = await findTenantByName(db, row.name);
+  if (!existing) throw new Error(`Tenant ${row.name} vanished while being created`);
+  return { tenant: existing, created: false };
+}
+
+/** Stores an API key. */
+export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
+  await db.insert(apiKeys).values(row);
+}
+
+/** Finds a live (not revoked) key by the hash of its secret. */
+export async function findLiveKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  return rows[0];
+}
+
+/** Number of keys of a tenant. */
+export async function countKeys(db: Db, tenantId: string): Promise<number> {
+  const rows = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId));
+  return rows.length;
+}

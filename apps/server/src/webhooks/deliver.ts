@@ -1,0 +1,125 @@
+import type { Dispatcher } from 'undici';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdSource } from '../lib/ids.js';
+import {
+  completeAttempt,
+  type DeliveryRow,
+  type EventRow,
+  eventsByIds,
+  type SubscriptionRow,
+  subscriptionsByIds,
+} from './deliveries.repo.js';
+import type { DispatcherLog } from './dispatcher.js';
+import { recordOutcome } from './record.js';
+import { SendAbortedError, sendDelivery } from './sender.js';
+import { type SigningSecrets, signDelivery } from './sign.js';
+
+/** What delivering one attempt needs. */
+export interface DeliverDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  webhooks: Config['webhooks'];
+  agent: Dispatcher;
+  /** Aborted when the dispatcher is killed: the attempt is then left unrecorded. */
+  abort: AbortSignal;
+  log: DispatcherLog;
+  random?: () => number;
+}
+
+/** The exact body of a delivery: `{timestamp, eventId, payload}` (specification, Events). */
+export function deliveryBody(event: EventRow): string {
+  return JSON.stringify({
+    timestamp: event.createdAt.toISOString(),
+    eventId: event.id,
+    payload: event.payload,
+  });
+}
+
+/** The secrets that sign now: the current one, and the previous one during its overlap. */
+export function liveSecrets(subscription: SubscriptionRow, now: Date): SigningSecrets {
+  const overlap =
+    subscription.previousSecret &&
+    subscription.previousSecretExpiresAt &&
+    subscription.previousSecretExpiresAt.getTime() > now.getTime();
+  return overlap
+    ? { current: subscription.secret, previous: subscription.previousSecret ?? undefined }
+    : { current: subscription.secret };
+}
+
+/** What an attempt is sent to, and what it sends. */
+export interface Target {
+  subscription: SubscriptionRow | undefined;
+  event: EventRow | undefined;
+}
+
+/** Loads the subscriptions and events of a batch of attempts (two queries), by delivery id. */
+export async function loadTargets(db: Db, rows: DeliveryRow[]): Promise<Map<string, Target>> {
+  const [subscriptions, events] = await Promise.all([
+    subscriptionsByIds(db, [...new Set(rows.map((r) => r.subscriptionId))]),
+    eventsByIds(db, [...new Set(rows.map((r) => r.eventId))]),
+  ]);
+  const subById = new Map(subscriptions.map((s) => [s.id, s]));
+  const eventById = new Map(events.map((e) => [e.id, e]));
+  return new Map(
+    rows.map((r) => [r.id, { subscription: subById.get(r.subscriptionId), event: eventById.get(r.eventId) }]),
+  );
+}
+
+/**
+ * Sends one leased attempt and records the outcome. A dispatcher killed between sending and
+ * recording records nothing: the lease runs out and the attempt is sent again (at-least-once).
+ */
+export async function deliverOne(
+  deps: DeliverDeps,
+  delivery: DeliveryRow,
+  token: string,
+  target: Target | undefined,
+): Promise<void> {
+  const { subscription, event } = target ?? {};
+  if (!subscription || !event || subscription.status !== 'active' || subscription.deletedAt) {
+    await completeAttempt(deps.db, delivery.id, token, {
+      status: 'failed',
+      responseStatus: null,
+      responseBody: null,
+      durationMs: null,
+      error: 'Not sent: the subscription is disabled or deleted.',
+      attemptedAt: deps.clock(),
+      nextAttemptAt: null,
+    });
+    return;
+  }
+  const body = deliveryBody(event);
+  const headers = signDelivery({
+    eventId: event.id,
+    body,
+    timestampMs: deps.clock().getTime(),
+    secrets: liveSecrets(subscription, deps.clock()),
+  });
+  let outcome: Awaited<ReturnType<typeof sendDelivery>>;
+  try {
+    outcome = await sendDelivery(deps.agent, {
+      url: subscription.url,
+      body,
+      headers,
+      timeoutMs: deps.webhooks.timeoutMs,
+      abort: deps.abort,
+    });
+  } catch (err) {
+    if (err instanceof SendAbortedError) return;
+    throw err;
+  }
+  if (deps.abort.aborted) return;
+  const recorded = await recordOutcome(
+    deps.db,
+    { ...deps, retryScheduleSeconds: deps.webhooks.retryScheduleSeconds },
+    delivery,
+    token,
+    outcome,
+  );
+  if (recorded === 'disabled') {
+    deps.log.warn({ webhookSubscriptionId: subscription.id }, 'webhook subscription disabled');
+  }
+}

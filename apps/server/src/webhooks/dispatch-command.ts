@@ -1,0 +1,52 @@
+import { pino } from 'pino';
+import type { Config } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
+import { runMigrations } from '../db/migrate.js';
+import { systemClock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
+
+/** Starts the dispatcher of a process that already has the database open (the server). */
+export function startDispatcher(database: Database, config: Config, log: DispatcherLog): WebhookDispatcher {
+  const dispatcher = createDispatcher({
+    db: database.db,
+    clock: systemClock,
+    ids: newId,
+    webhooks: config.webhooks,
+    log,
+  });
+  dispatcher.start();
+  return dispatcher;
+}
+
+/**
+ * `customer-api dispatch`: a process that only delivers webhooks. Several may run against one
+ * PostgreSQL (each claims disjoint attempts); on SIGTERM or SIGINT it finishes in-flight
+ * deliveries, then exits.
+ */
+export async function commandDispatch(config: Config): Promise<number> {
+  const log = pino({ level: config.logLevel }).child({ component: 'webhooks' });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let dispatcher: WebhookDispatcher;
+  try {
+    await runMigrations(database);
+    dispatcher = startDispatcher(database, config, log);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return new Promise<number>((resolve) => {
+    const stop = (signal: string) => {
+      log.info({ signal }, 'stopping the webhook dispatcher');
+      dispatcher
+        .stop()
+        .then(() => database.close())
+        .then(
+          () => resolve(0),
+          () => resolve(1),
+        );
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

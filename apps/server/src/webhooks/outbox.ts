@@ -1,0 +1,40 @@
+import type { WebhookEventPayload, WebhookEventType } from '@customer-api/contract';
+import type { Db } from '../db/client.js';
+import { webhookEvents } from '../db/schema/index.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdSource } from '../lib/ids.js';
+
+/** The version fields an event describes. */
+export interface VersionEventSubject {
+  tenantId: string;
+  pageId: string;
+  audienceId: string;
+  versionId: string;
+  status: WebhookEventPayload['status'];
+  createdAt: Date;
+}
+
+/**
+ * Writes a version event into the outbox. Call it with the transaction of the change itself, so
+ * the event exists if and only if the change committed; the dispatcher delivers it later.
+ */
+export async function recordVersionEvent(
+  tx: Db,
+  deps: { clock: Clock; ids: IdSource },
+  type: WebhookEventType,
+  subject: VersionEventSubject,
+): Promise<string> {
+  const id = deps.ids('evt');
+  const payload: WebhookEventPayload = {
+    type,
+    pageId: subject.pageId,
+    audienceId: subject.audienceId,
+    versionId: subject.versionId,
+    status: subject.status,
+    createdAt: subject.createdAt.toISOString(),
+  };
+  await tx
+    .insert(webhookEvents)
+    .values({ id, tenantId: subject.tenantId, type, payload, createdAt: deps.clock() });
+  return id;
+}

@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { webhookDeliveries } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
+import { useTestApp } from '../test/test-app.js';
+import { leaseDue } from './deliveries.repo.js';
+import { fanOut } from './fan-out.js';
+import { recordOutcome } from './record.js';
+import type { SendOutcome } from './sender.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
+
+const time = steppingClock();
+const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+const h = webhookHelpers(t, time.clock);
+
+const answered = (status: number): SendOutcome => ({
+  status,
+  body: '',
+  durationMs: 3,
+  retryAfter: undefined,
+  error: null,
+});
+
+describe('recording an outcome', () => {
+  it('is done only by the current lease holder: a dispatcher whose lease ran out writes nothing', async () => {
+    const sub = await h.subscribe('http://127.0.0.1:9/never');
+    await h.version();
+    const db = t.database.db;
+    const deps = { clock: time.clock, ids: newId, retryScheduleSeconds: [1, 2, 4] };
+    await fanOut(db, deps);
+    const lease = (token: string) => {
+      const now = time.clock();
+      return leaseDue(db, { now, leasedUntil: new Date(now.getTime() + 1000), token, limit: 100 });
+    };
+    const [slow] = (await lease('slow')).filter((r) => r.subscriptionId === sub.webhookSubscriptionId);
+    if (!slow) throw new Error('nothing leased');
+    // Leased attempts are not due for anybody else.
+    expect((await lease('other')).some((r) => r.id === slow.id)).toBe(false);
+    time.advance(1001);
+    const [fast] = (await lease('fast')).filter((r) => r.id === slow.id);
+    expect(fast?.leaseToken).toBe('fast');
+
+    expect(await recordOutcome(db, deps, slow, 'slow', answered(500))).toBe('lease-lost');
+    expect(await recordOutcome(db, deps, slow, 'slow', answered(200))).toBe('lease-lost');
+    expect(await recordOutcome(db, deps, slow, 'fast', answered(500))).toBe('retrying');
+    const rows = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
+    expect(rows.map((r) => [r.attempt, r.status, r.responseStatus]).sort()).toEqual([
+      [1, 'failed', 500],
+      [2, 'pending', null],
+    ]);
+    // A late recorder cannot overwrite the recorded outcome either.
+    expect(await recordOutcome(db, deps, slow, 'fast', answered(200))).toBe('lease-lost');
+  });
+});

@@ -1,0 +1,132 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import { adjustCounter } from '../lib/counters.js';
+import type { IdSource } from '../lib/ids.js';
+import {
+  type AttemptResult,
+  completeAttempt,
+  completeSuccess,
+  type DeliveryRow,
+  deliveriesCounter,
+  disableSubscription,
+  insertDeliveries,
+  markFailing,
+} from './deliveries.repo.js';
+import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
+import type { SendOutcome } from './sender.js';
+
+/** What recording needs besides the database. */
+export interface RecordDeps {
+  clock: Clock;
+  ids: IdSource;
+  /** Seconds between attempts (`WEBHOOKS_RETRY_SCHEDULE`). */
+  retryScheduleSeconds: readonly number[];
+  random?: () => number;
+}
+
+/** How an attempt ended, as far as the queue is concerned. */
+export type Recorded = 'succeeded' | 'retrying' | 'failed' | 'disabled' | 'lease-lost';
+
+const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
+
+function failureText(outcome: SendOutcome): string {
+  if (outcome.error) return outcome.error;
+  return `Receiver answered HTTP ${outcome.status}`;
+}
+
+/**
+ * Records one attempt's outcome in one transaction: the attempt row, the subscription's failure
+ * run, the next attempt (schedule + jitter, never before `Retry-After`), and disabling on 410 Gone
+ * or after five days of continuous failure. Nothing is written when the lease was lost.
+ */
+export async function recordOutcome(
+  db: Db,
+  deps: RecordDeps,
+  delivery: DeliveryRow,
+  token: string,
+  outcome: SendOutcome,
+): Promise<Recorded> {
+  const now = deps.clock();
+  const base = {
+    responseStatus: outcome.status,
+    responseBody: outcome.body,
+    durationMs: outcome.durationMs,
+    attemptedAt: now,
+  };
+  if (isSuccess(outcome.status)) {
+    return (await completeSuccess(db, delivery.id, token, base)) ? 'succeeded' : 'lease-lost';
+  }
+  const failed: AttemptResult = {
+    ...base,
+    status: 'failed',
+    error: failureText(outcome),
+    nextAttemptAt: null,
+  };
+  try {
+    return await db.transaction((tx) => recordFailure(tx, deps, { delivery, token, outcome, failed, now }));
+  } catch (err) {
+    if (err instanceof LeaseLostError) return 'lease-lost';
+    throw err;
+  }
+}
+
+interface Failure {
+  delivery: DeliveryRow;
+  token: string;
+  outcome: SendOutcome;
+  failed: AttemptResult;
+  now: Date;
+}
+
+/** The failure path of {@link recordOutcome}, inside its transaction. */
+async function recordFailure(tx: Db, deps: RecordDeps, f: Failure): Promise<Recorded> {
+  const { delivery, now } = f;
+  const complete = async (result: AttemptResult) => {
+    // Lease lost: roll back whatever this transaction wrote; the new holder records instead.
+    if (!(await completeAttempt(tx, delivery.id, f.token, result))) throw new LeaseLostError();
+  };
+  if (f.outcome.status === 410) {
+    await complete(f.failed);
+    await disableSubscription(tx, delivery.subscriptionId, 'The receiver answered 410 Gone.', now);
+    return 'disabled';
+  }
+  const subscription = await markFailing(tx, delivery.subscriptionId, now);
+  if (subscription?.status === 'active' && failedTooLong(subscription.failingSince, now)) {
+    await complete(f.failed);
+    await disableSubscription(tx, delivery.subscriptionId, 'Every delivery failed for 5 days.', now);
+    return 'disabled';
+  }
+  const retryAt =
+    subscription?.status === 'active' ? scheduleRetry(deps, delivery, f.outcome, now) : undefined;
+  await complete({ ...f.failed, nextAttemptAt: retryAt ?? null });
+  if (!retryAt) return 'failed';
+  await insertRetry(tx, deps, delivery, retryAt);
+  return 'retrying';
+}
+
+class LeaseLostError extends Error {}
+
+async function insertRetry(tx: Db, deps: RecordDeps, delivery: DeliveryRow, at: Date, now = deps.clock()) {
+  await insertDeliveries(tx, [
+    {
+      id: deps.ids('whdel'),
+      tenantId: delivery.tenantId,
+      subscriptionId: delivery.subscriptionId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      attempt: delivery.attempt + 1,
+      retryStep: (delivery.retryStep ?? 0) + 1,
+      status: 'pending',
+      createdAt: now,
+      nextAttemptAt: at,
+    },
+  ]);
+  await adjustCounter(tx, delivery.tenantId, deliveriesCounter(delivery.subscriptionId), 1);
+}
+
+function scheduleRetry(deps: RecordDeps, delivery: DeliveryRow, outcome: SendOutcome, now: Date) {
+  // Manual redeliveries (retry_step null) are one attempt each, as on GitHub.
+  if (delivery.retryStep === null) return undefined;
+  const delay = retryDelayMs(deps.retryScheduleSeconds, delivery.retryStep, deps.random);
+  return nextAttemptAt(now, delay, parseRetryAfter(outcome.retryAfter, now));
+}

@@ -1,0 +1,149 @@
+import { verify } from '@octokit/webhooks-methods';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/test-app.js';
+import {
+  standardAccepts,
+  steppingClock,
+  verifyBoth,
+  WEBHOOK_TEST_ENV,
+  webhookHelpers,
+} from './testing/harness.js';
+import { startReceiver, type TestReceiver } from './testing/receiver.js';
+
+const time = steppingClock();
+const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+const h = webhookHelpers(t, time.clock);
+let receiver: TestReceiver;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await h.stopAll();
+  await receiver.close();
+});
+
+const rotate = async (id: string) => {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/v0/webhook_subscriptions/${id}/rotate_secret`,
+    headers: t.auth(),
+    payload: {},
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().signingSecret as string;
+};
+
+describe('secret rotation', () => {
+  it('signs with the old and the new secret for 24 hours, then with the new one only', async () => {
+    const sub = await h.subscribe(receiver.url);
+    const oldSecret = sub.signingSecret;
+    const newSecret = await rotate(sub.webhookSubscriptionId);
+    const d = h.dispatcher();
+    await h.version();
+    await d.runOnce();
+    const [during] = receiver.received;
+    if (!during) throw new Error('nothing delivered');
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(standardAccepts(during, newSecret, time.clock())).toBe(true);
+    expect(standardAccepts(during, oldSecret, time.clock())).toBe(true);
+    // Receivers still on the old secret keep verifying the single-valued spec header.
+    await verifyBoth(during, { spec: oldSecret, standard: newSecret }, time.clock());
+
+    time.advance(24 * 3600 * 1000 + 1000);
+    await h.version();
+    await d.runOnce();
+    const after = receiver.received[1];
+    if (!after) throw new Error('nothing delivered after the overlap');
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    await verifyBoth(after, { spec: newSecret, standard: newSecret }, time.clock());
+    expect(standardAccepts(after, oldSecret, time.clock())).toBe(false);
+    expect(await verify(oldSecret, after.body, String(after.headers['x-webhook-signature-256']))).toBe(false);
+  });
+});
+
+describe('redelivery', () => {
+  it('queues one more attempt of the same event, sent with the same event id', async () => {
+    const sub = await h.subscribe(receiver.url);
+    await h.version();
+    const d = h.dispatcher();
+    await d.runOnce();
+    const [done] = await h.deliveries(sub.webhookSubscriptionId);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v0/webhook_subscriptions/${sub.webhookSubscriptionId}/deliveries/${done?.deliveryId}/redeliver`,
+      headers: t.auth(),
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({
+      eventId: done?.eventId,
+      attempt: 2,
+      status: 'pending',
+      responseStatus: null,
+    });
+    receiver.script({ status: 500 });
+    await d.runOnce();
+    time.advance(10_000);
+    await d.runOnce();
+    // A manual redelivery is one attempt: its failure schedules no retry.
+    const log = await h.deliveries(sub.webhookSubscriptionId);
+    expect(log.map((x) => [x.attempt, x.status, x.nextAttemptAt])).toEqual([
+      [2, 'failed', null],
+      [1, 'succeeded', null],
+    ]);
+    expect(receiver.received.map((r) => r.eventId)).toEqual([done?.eventId, done?.eventId]);
+    expect(
+      (
+        await t.app.inject({
+          url: `/v0/webhook_subscriptions/${sub.webhookSubscriptionId}/deliveries?limit=1`,
+          headers: t.auth(),
+        })
+      ).json(),
+    ).toMatchObject({ totalCount: 2, hasMore: true });
+  });
+});
+
+describe('SSRF guard in the dispatcher', () => {
+  it('refuses to connect to loopback when insecure mode is off, and records why', async () => {
+    const sub = await h.subscribe(receiver.url);
+    await h.version();
+    await h.dispatcher({ webhooks: { ...t.config.webhooks, allowInsecure: false } }).runOnce();
+    expect(receiver.received).toEqual([]);
+    const [, first] = await h.deliveries(sub.webhookSubscriptionId);
+    expect(first).toMatchObject({ status: 'failed', responseStatus: null });
+    expect(first?.error).toMatch(/127\.0\.0\.1 \(loopback\): refused/);
+  });
+
+  it('does not follow redirects', async () => {
+    receiver.script({ status: 307, headers: { location: `${receiver.url}/elsewhere` } });
+    const sub = await h.subscribe(receiver.url);
+    await h.version();
+    await h.dispatcher().runOnce();
+    expect(receiver.received).toHaveLength(1);
+    const [, first] = await h.deliveries(sub.webhookSubscriptionId);
+    expect(first).toMatchObject({ status: 'failed', responseStatus: 307 });
+  });
+});
+
+describe('secrets', () => {
+  it('never appear in dispatcher logs or delivery records', async () => {
+    receiver.script({ status: 410 }, { status: 500 });
+    const lines: string[] = [];
+    const log = {
+      info: (...args: unknown[]) => lines.push(JSON.stringify(args)),
+      warn: (...args: unknown[]) => lines.push(JSON.stringify(args)),
+      error: (...args: unknown[]) => lines.push(JSON.stringify(args)),
+    };
+    const sub = await h.subscribe(receiver.url);
+    await h.version();
+    const d = h.dispatcher({ log: log as never, pollIntervalMs: 10 });
+    d.start();
+    await receiver.waitFor(1);
+    await d.stop();
+    expect(lines.join('\n')).toContain(sub.webhookSubscriptionId);
+    expect(lines.join('\n')).not.toContain(sub.signingSecret.slice(6));
+    const records = JSON.stringify(await h.deliveries(sub.webhookSubscriptionId));
+    expect(records).not.toContain(sub.signingSecret.slice(6));
+  });
+});

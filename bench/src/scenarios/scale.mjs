@@ -1,0 +1,107 @@
+// Scenario 2: one tenant with 1,000,000 accounts (others with 100,000 and 10,000): first page,
+// a page 500 pages deep and GET /v0/accounts/{id}, p50/p99 per size, with exact totalCount.
+import { createHash } from 'node:crypto';
+import { pool } from '../lib/db.mjs';
+import { latency } from '../lib/load.mjs';
+import { api } from '../lib/ours.mjs';
+import { spread } from '../lib/stats.mjs';
+import { loadScaleTenants, scaleTenant } from './scale-load.mjs';
+
+const FULL_SIZES = [10_000, 100_000, 1_000_000];
+const DEEP_PAGES = 500;
+const CONNECTIONS = 4;
+
+const accountId = (tenantId, i) =>
+  `account_0${createHash('md5').update(`${tenantId}:${i}`).digest('hex').slice(0, 25)}`;
+
+/** Quick runs load 10k and 100k, and measure 1M too when an earlier full run left it loaded. */
+async function sizesFor(ctx) {
+  if (!ctx.quick) return FULL_SIZES;
+  const db = pool(ctx.databaseUrl, 1);
+  try {
+    const { rows } = await db.query(
+      `SELECT c.count FROM tenant_counters c JOIN tenants t ON t.id = c.tenant_id
+       WHERE t.name = $1 AND c.scope = 'accounts'`,
+      [scaleTenant(1_000_000)],
+    );
+    return Number(rows[0]?.count) === 1_000_000 ? FULL_SIZES : FULL_SIZES.slice(0, 2);
+  } finally {
+    await db.end();
+  }
+}
+
+/** The cursor of page DEEP_PAGES (walked page by page, as a client would). */
+async function deepCursor(url, apiKey) {
+  let cursor = null;
+  for (let page = 1; page < DEEP_PAGES; page += 1) {
+    const q = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
+    const body = await api(url, apiKey, 'GET', `/v0/accounts?limit=20${q}`);
+    cursor = body.nextCursor;
+    if (!cursor) throw new Error(`only ${page} pages`);
+  }
+  return cursor;
+}
+
+async function measureSize(ctx, server, size, key, cursor) {
+  const headers = { 'x-api-key': key.apiKey };
+  const seconds = ctx.quick ? 0.5 : 4;
+  const run = (path) => latency({ url: server.url, headers, seconds, connections: CONNECTIONS, path });
+  const first = await run(() => '/v0/accounts?limit=20');
+  const deep = await run(() => `/v0/accounts?limit=20&cursor=${encodeURIComponent(cursor)}`);
+  const byId = await run(
+    () => `/v0/accounts/${accountId(key.tenantId, 1 + Math.floor(Math.random() * size))}`,
+  );
+  return { first, deep, byId };
+}
+
+/** Runs scenario 2 against our Node 24 server. */
+export async function runScale(ctx, server) {
+  const sizes = await sizesFor(ctx);
+  const { tenants, loadSeconds } = await loadScaleTenants(ctx.databaseUrl, sizes, ctx.progress);
+  const cursors = {};
+  const totals = {};
+  for (const size of sizes) {
+    const key = tenants[size];
+    const first = await api(server.url, key.apiKey, 'GET', '/v0/accounts?limit=20');
+    totals[size] = first.totalCount;
+    if (first.totalCount !== size) throw new Error(`totalCount ${first.totalCount} for ${size} accounts`);
+    cursors[size] = await deepCursor(server.url, key.apiKey);
+  }
+  const rounds = [];
+  for (let r = 0; r < ctx.reps; r += 1) {
+    const round = {};
+    for (const size of sizes) {
+      round[size] = await measureSize(ctx, server, size, tenants[size], cursors[size]);
+      ctx.progress(`scale round ${r + 1}/${ctx.reps}: ${size.toLocaleString('en')} accounts`);
+    }
+    rounds.push(round);
+  }
+  return summarise(sizes, rounds, { loadSeconds, totals });
+}
+
+function summarise(sizes, rounds, extra) {
+  const kinds = ['first', 'deep', 'byId'];
+  const rows = [];
+  for (const size of sizes) {
+    for (const kind of kinds) {
+      const runs = rounds.map((r) => r[size][kind]);
+      rows.push({
+        size,
+        kind,
+        p50: spread(runs.map((x) => x.p50)),
+        p99: spread(runs.map((x) => x.p99)),
+        rps: spread(runs.map((x) => x.rps)),
+        failures: runs.reduce((n, x) => n + x.non2xx + x.errors, 0),
+      });
+    }
+  }
+  const small = sizes[0];
+  const big = sizes.at(-1);
+  const ratio = (f) => spread(rounds.map(f));
+  const ratios = {
+    [`first page p50, ${big} / ${small}`]: ratio((r) => r[big].first.p50 / r[small].first.p50),
+    [`deep page p50 / first page p50, ${big}`]: ratio((r) => r[big].deep.p50 / r[big].first.p50),
+    [`GET account p50, ${big} / ${small}`]: ratio((r) => r[big].byId.p50 / r[small].byId.p50),
+  };
+  return { sizes, rows, ratios, connections: CONNECTIONS, deepPages: DEEP_PAGES, ...extra };
+}

@@ -1,0 +1,179 @@
+// One round of scenario 4, run on Node 24 by the harness (folded in from the webhooks engineer's
+// delivery script). A loopback receiver answers 200 at once; `customer-api dispatch` processes
+// deliver a backlog (events/s with one and with two dispatchers); plain undici POSTs of the same
+// bodies to the same receiver give the baseline; then events committed at a fixed moderate rate
+// give the commit-to-receipt latency. Prints one JSON line.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+
+const server = new URL('../../../apps/server/dist/', import.meta.url);
+const load = (path) => import(new URL(path, server).href);
+const { loadConfig } = await load('config.js');
+const { openDatabase } = await load('db/client.js');
+const { newId } = await load('lib/ids.js');
+const { systemClock } = await load('lib/clock.js');
+const { ensureTenant } = await load('tenants/tenants.service.js');
+const { createSubscription } = await load('modules/webhooks/webhooks.service.js');
+const { recordVersionEvent } = await load('webhooks/outbox.js');
+
+const EVENTS = Number(process.env.EVENTS ?? 2000);
+const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
+const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
+const CONCURRENCY = 16; // the dispatcher's default number of deliveries in flight
+
+const env = { DATABASE_URL: process.env.DATABASE_URL, WEBHOOKS_ALLOW_INSECURE: '1', LOG_LEVEL: 'silent' };
+const config = loadConfig(env);
+const database = await openDatabase({ databaseUrl: config.databaseUrl });
+const deps = { db: database.db, clock: systemClock, ids: newId, config };
+
+// Receiver: counts arrivals and, for latency, maps versionId -> arrival time.
+let received = 0;
+let firstAt = 0;
+let lastAt = 0;
+const arrivals = new Map();
+const waiters = [];
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const now = performance.now();
+    received += 1;
+    if (!firstAt) firstAt = now;
+    lastAt = now;
+    const m = /"versionId":"([^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'));
+    if (m) arrivals.set(m[1], now);
+    res.writeHead(200).end();
+    for (const w of waiters.splice(0)) w();
+  });
+});
+receiver.keepAliveTimeout = 60_000;
+receiver.listen(0, '127.0.0.1');
+await once(receiver, 'listening');
+const url = `http://127.0.0.1:${receiver.address().port}/hooks`;
+
+const { tenantId } = await ensureTenant(deps, `bench-hooks-${Date.now()}`);
+await createSubscription(deps, tenantId, { url, eventTypes: ['page.version.*'] });
+
+const subject = () => ({
+  tenantId,
+  pageId: newId('page'),
+  audienceId: newId('audience'),
+  versionId: newId('version'),
+  status: 'draft',
+  createdAt: new Date(),
+});
+async function emit(count) {
+  const ids = [];
+  for (let i = 0; i < count; i += 200) {
+    await database.db.transaction(async (tx) => {
+      for (let j = i; j < Math.min(count, i + 200); j += 1) {
+        const s = subject();
+        ids.push(s.versionId);
+        await recordVersionEvent(tx, deps, 'page.version.created', s);
+      }
+    });
+  }
+  return ids;
+}
+const until = (count, ms = 120_000) =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`only ${received} of ${count} deliveries arrived`)), ms);
+    const check = () => {
+      if (received < count) return waiters.push(check);
+      clearTimeout(timer);
+      resolve();
+    };
+    check();
+  });
+
+function startDispatchers(n) {
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, [new URL('main.js', server).pathname, 'dispatch'], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    }),
+  );
+}
+async function stopDispatchers(children) {
+  await Promise.all(
+    children.map((c) => {
+      const exited = once(c, 'exit');
+      c.kill('SIGTERM');
+      return exited;
+    }),
+  );
+}
+
+/** Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded). */
+async function drain(dispatchers) {
+  await emit(EVENTS);
+  received = 0;
+  firstAt = 0;
+  const children = startDispatchers(dispatchers);
+  try {
+    await until(EVENTS);
+  } finally {
+    await stopDispatchers(children);
+  }
+  return (EVENTS - 1) / ((lastAt - firstAt) / 1000);
+}
+
+/** The same number of POSTs with undici, the same concurrency and a body of the same size. */
+async function plainUndici() {
+  const pool = new Pool(new URL(url).origin, { connections: CONCURRENCY });
+  const body = JSON.stringify({ type: 'page.version.created', data: subject(), padding: 'x'.repeat(200) });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < EVENTS) {
+        next += 1;
+        const res = await pool.request({
+          method: 'POST',
+          path: '/hooks',
+          body,
+          headers: { 'content-type': 'application/json' },
+        });
+        await res.body.dump();
+      }
+    }),
+  );
+  const rate = EVENTS / ((performance.now() - t0) / 1000);
+  await pool.close();
+  return rate;
+}
+
+/** Commit-to-receipt latency of events committed one at a time at LATENCY_RATE per second. */
+async function latency() {
+  const children = startDispatchers(1);
+  try {
+    await new Promise((r) => setTimeout(r, 1500)); // let the dispatcher start polling
+    const committed = new Map();
+    const total = LATENCY_RATE * LATENCY_SECONDS;
+    received = 0;
+    for (let i = 0; i < total; i += 1) {
+      const [id] = await emit(1);
+      committed.set(id, performance.now());
+      await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
+    }
+    await until(total);
+    const ms = [...committed].map(([id, t]) => arrivals.get(id) - t).sort((a, b) => a - b);
+    const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
+    return { p50: at(0.5), p99: at(0.99), samples: ms.length };
+  } finally {
+    await stopDispatchers(children);
+  }
+}
+
+const one = await drain(1);
+const two = await drain(2);
+const undici = await plainUndici();
+const lat = await latency();
+receiver.close();
+await database.close();
+process.stdout.write(
+  `${JSON.stringify({ events: EVENTS, one, two, undici, latency: lat, database: database.kind })}\n`,
+);

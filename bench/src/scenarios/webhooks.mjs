@@ -1,0 +1,35 @@
+// Scenario 4: webhook deliveries per second with one and two `customer-api dispatch` processes
+// against plain undici POSTs to the same loopback receiver, and commit-to-receipt latency at a
+// fixed moderate rate. Each round runs in webhooks-worker.mjs on Node 24, on its own database.
+import { ensureDatabase } from '../lib/db.mjs';
+import { runJsonScript } from '../lib/proc.mjs';
+import { spread } from '../lib/stats.mjs';
+
+/** Runs scenario 4. */
+export async function runWebhooks(ctx) {
+  const databaseUrl = await ensureDatabase('bench_hooks', { fresh: true });
+  const env = {
+    DATABASE_URL: databaseUrl,
+    EVENTS: String(ctx.quick ? 200 : 2000),
+    LATENCY_RATE: '20',
+    LATENCY_SECONDS: String(ctx.quick ? 1 : 10),
+  };
+  const worker = new URL('./webhooks-worker.mjs', import.meta.url).pathname;
+  const rounds = [];
+  for (let r = 0; r < ctx.reps; r += 1) {
+    rounds.push(await runJsonScript(ctx.nodes.n24, worker, env, { timeoutMs: 300_000 }));
+    ctx.progress(`webhooks round ${r + 1}/${ctx.reps}`);
+  }
+  return {
+    events: Number(env.EVENTS),
+    latencyRate: Number(env.LATENCY_RATE),
+    one: spread(rounds.map((r) => r.one)),
+    two: spread(rounds.map((r) => r.two)),
+    undici: spread(rounds.map((r) => r.undici)),
+    ratioOne: spread(rounds.map((r) => r.one / r.undici)),
+    ratioTwo: spread(rounds.map((r) => r.two / r.undici)),
+    p50: spread(rounds.map((r) => r.latency.p50)),
+    p99: spread(rounds.map((r) => r.latency.p99)),
+    samples: rounds.reduce((n, r) => n + r.latency.samples, 0),
+  };
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { contract, type OperationName, operationMeta } from '@customer-api/contract';
+import { type AppRoute, ContractNoBody, convertQueryParamsToUrlString } from '@ts-rest/core';
+import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import { type Backoff, isRetryable, retryDelayMs, sleep } from './retry.js';
+import { type RawResponse, sendAttempt, type Transport } from './transport.js';
+import type { ApiResponse, RequestOptions } from './types.js';
+
+/** Settings shared by every call of one client. */
+export interface CallConfig {
+  baseUrl: string;
+  apiKey: string;
+  timeoutMs: number;
+  maxRetries: number;
+  backoff: Backoff;
+  validateResponses: boolean;
+  headers: Record<string, string>;
+  transport: Transport;
+}
+
+/** The untyped input of a call (the typed surface lives in `client.ts`). */
+export interface CallArgs {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+const REQUEST_ID = Symbol.for('@customer-api/client.requestId');
+
+/**
+ * The request id of a successful result (the `x-request-id` of the response it came from), or
+ * `undefined` for values the client did not return. It is stored as a non-enumerable symbol
+ * property, so it never shows up in `JSON.stringify`, spreads or `Object.keys`.
+ */
+export function getRequestId(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { [REQUEST_ID]?: string })[REQUEST_ID];
+}
+
+/** Performs one operation: builds the request, retries what is safe, returns the typed body. */
+export async function callOperation(
+  config: CallConfig,
+  name: OperationName,
+  args: CallArgs = {},
+  options: RequestOptions = {},
+): Promise<ApiResponse<unknown>> {
+  const route = contract[name] as AppRoute;
+  const meta = operationMeta(name);
+  const body = requestBody(route, args.body);
+  const init = {
+    url: buildUrl(config.baseUrl, route.path, args.params, args.query),
+    method: route.method,
+    headers: requestHeaders(config, options, body !== undefined),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    timeoutMs: options.timeoutMs ?? config.timeoutMs,
+    signal: options.signal,
+  };
+  const maxRetries = options.maxRetries ?? config.maxRetries;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const raw = await sendAttempt(config.transport, init);
+      return { ...interpret(config, route, raw), attempts: attempt };
+    } catch (error) {
+      const retry = attempt <= maxRetries && isRetryable(error, meta.idempotent);
+      const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;
+      if (ms === undefined) throw error;
+      await sleep(ms, options.signal);
+    }
+  }
+}
+
+/**
+ * Mutations always send a JSON object (restores send `{}`, as the specification asks). An
+ * operation whose body takes an `idempotencyKey` gets a random one when the caller gave none;
+ * it is chosen once, so every retry of this call repeats the same key.
+ */
+function requestBody(route: AppRoute, body: unknown): unknown {
+  if (route.method === 'GET' || !('body' in route) || route.body === ContractNoBody) return undefined;
+  const value = body ?? {};
+  if (!acceptsIdempotencyKey(route.body) || typeof value !== 'object' || value === null) return value;
+  if ((value as { idempotencyKey?: unknown }).idempotencyKey !== undefined) return value;
+  return { ...value, idempotencyKey: randomUUID() };
+}
+
+function acceptsIdempotencyKey(schema: unknown): boolean {
+  const shape = (schema as { shape?: Record<string, unknown> } | null)?.shape;
+  return typeof shape === 'object' && shape !== null && 'idempotencyKey' in shape;
+}
+
+function requestHeaders(
+  config: CallConfig,
+  options: RequestOptions,
+  hasBody: boolean,
+): Record<string, string> {
+  return {
+    accept: 'application/json',
+    ...config.headers,
+    ...options.headers,
+    'x-api-key': config.apiKey,
+    ...(hasBody ? { 'content-type': 'application/json' } : {}),
+  };
+}
+
+/** Joins the base URL (which may carry a path prefix) with the route path and query string. */
+export function buildUrl(
+  baseUrl: string,
+  path: string,
+  params: Record<string, unknown> | undefined,
+  query: Record<string, unknown> | undefined,
+): string {
+  const filled = path.replace(/:([A-Za-z0-9_]+)/g, (_match, key: string) => {
+    const value = params?.[key];
+    // An empty id would collapse the path onto another route (/pages//restore -> /pages/restore).
+    if ((typeof value !== 'string' && typeof value !== 'number') || value === '') {
+      throw new TypeError(`Missing path parameter "${key}" for ${path}`);
+    }
+    return encodeURIComponent(String(value));
+  });
+  return `${baseUrl.replace(/\/+$/, '')}${filled}${convertQueryParamsToUrlString(query ?? {})}`;
+}
+
+function interpret(
+  config: CallConfig,
+  route: AppRoute,
+  raw: RawResponse,
+): Omit<ApiResponse<unknown>, 'attempts'> {
+  const body = parseBody(raw.text);
+  if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, body);
+  if (body === raw.text && raw.text !== '') {
+    throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
+  }
+  const data = config.validateResponses ? validate(route, raw, body) : body;
+  const requestId = raw.headers.get('x-request-id') ?? undefined;
+  if (typeof data === 'object' && data !== null) {
+    Object.defineProperty(data, REQUEST_ID, { value: requestId, enumerable: false });
+  }
+  return { data, status: raw.status, headers: raw.headers, requestId };
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function validate(route: AppRoute, raw: RawResponse, body: unknown): unknown {
+  const schema = (route.responses as Record<number, unknown>)[raw.status] as
+    | { safeParse?: (value: unknown) => { success: boolean; data?: unknown } }
+    | undefined;
+  if (typeof schema?.safeParse !== 'function') return body;
+  const result = schema.safeParse(body);
+  if (!result.success) throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
+  return result.data;
+}

@@ -1,0 +1,250 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../client.js';
+import {
+  apiError,
+  type FakeServer,
+  gaps,
+  json,
+  type RecordedRequest,
+  reset,
+  startServer,
+} from '../test/fake-server.js';
+import { ConnectionError, InternalError, RateLimitedError, ServiceUnavailableError } from './errors.js';
+import { DEFAULT_BACKOFF, isRetryable, retryDelayMs } from './retry.js';
+
+const PAGE = { pageId: 'page_1' };
+const LOG = {
+  accountLogId: 'accountlog_1',
+  accountId: 'account_01jd4x3k5n8q2r6t9v0w1y2z3a',
+  source: 'crm',
+  type: 'webhook',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
+const PAGE_BODY = { name: 'n', title: 't', pageContext: 'c', brandId: 'b', pageType: 'inbound' } as const;
+const LOG_BODY = { source: 'crm', payload: {}, domain: 'example.com' };
+const FAST = { initialDelayMs: 5, maxDelayMs: 20 };
+
+type Step = (res: ServerResponse, req: RecordedRequest) => void;
+let server: FakeServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Answers request i with steps[i] (the last step repeats). */
+async function scripted(steps: Step[], options: { maxRetries?: number; timeoutMs?: number } = {}) {
+  server = await startServer((req, res, i) => steps[Math.min(i, steps.length - 1)]?.(res, req));
+  const client = createClient({ baseUrl: server.url, apiKey: 'k', backoff: FAST, ...options });
+  return { client, requests: server.requests };
+}
+
+const ok: Step = (res) => json(res, 200, PAGE);
+const created: Step = (res) => json(res, 201, LOG);
+const unavailable: Step = (res) => apiError(res, 'SERVICE_UNAVAILABLE');
+const internal: Step = (res) => apiError(res, 'INTERNAL');
+const hang: Step = () => {};
+
+describe('retries', () => {
+  it('retries 429 and waits the Retry-After header each time', async () => {
+    const limited: Step = (res) => apiError(res, 'RATE_LIMITED', { headers: { 'retry-after': '0.1' } });
+    const { client, requests } = await scripted([limited, limited, ok]);
+    const result = await client.withResponse.getPage({ params: { page_id: 'p' } });
+    expect(result.attempts).toBe(3);
+    expect(requests).toHaveLength(3);
+    for (const gap of gaps(requests)) expect(gap).toBeGreaterThanOrEqual(95);
+  });
+
+  it('honours the rate-limit details.retryAfter when there is no header, even for a plain create', async () => {
+    const details = { limit: 10, remaining: 0, resetTime: Date.now() + 150, retryAfter: 0.15 };
+    const limited: Step = (res) => apiError(res, 'RATE_LIMITED', { details });
+    const { client, requests } = await scripted([limited, (res) => json(res, 201, PAGE)]);
+    await client.createPage({ body: PAGE_BODY });
+    expect(requests).toHaveLength(2);
+    expect(gaps(requests)[0]).toBeGreaterThanOrEqual(145);
+  });
+
+  it('retries 503 with its Retry-After for non-idempotent calls too', async () => {
+    const down: Step = (res) => apiError(res, 'SERVICE_UNAVAILABLE', { headers: { 'retry-after': '0.08' } });
+    const { client, requests } = await scripted([down, (res) => json(res, 201, PAGE)]);
+    await client.createPage({ body: PAGE_BODY });
+    expect(requests).toHaveLength(2);
+    expect(gaps(requests)[0]).toBeGreaterThanOrEqual(75);
+  });
+
+  it('gives up after maxRetries (default 2) with the last error', async () => {
+    const { client, requests } = await scripted([unavailable]);
+    const error = await client.getPage({ params: { page_id: 'p' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(requests).toHaveLength(3);
+  });
+
+  it('maxRetries 0 on the call disables retries', async () => {
+    const { client, requests } = await scripted([unavailable, ok]);
+    await expect(client.getPage({ params: { page_id: 'p' } }, { maxRetries: 0 })).rejects.toThrow(
+      ServiceUnavailableError,
+    );
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries 500 for idempotent calls (reads, restores) but not for plain creates', async () => {
+    const { client, requests } = await scripted([internal, ok]);
+    await client.restorePage({ params: { page_id: 'p' } });
+    expect(requests).toHaveLength(2);
+    await server?.close();
+    const second = await scripted([internal, ok]);
+    await expect(second.client.createPage({ body: PAGE_BODY })).rejects.toThrow(InternalError);
+    expect(second.requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['VALIDATION_ERROR', 400],
+    ['UNAUTHORIZED', 401],
+    ['FORBIDDEN', 403],
+    ['NOT_FOUND', 404],
+    ['CONFLICT', 409],
+  ] as const)('never retries %s (%i)', async (code, status) => {
+    const { client, requests } = await scripted([(res) => apiError(res, code), ok]);
+    await expect(client.restorePage({ params: { page_id: 'p' } })).rejects.toMatchObject({ code, status });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('fails at once when the server asks for a wait longer than maxRetryAfterMs', async () => {
+    const limited: Step = (res) => apiError(res, 'RATE_LIMITED', { headers: { 'retry-after': '120' } });
+    const { client, requests } = await scripted([limited, ok]);
+    const started = performance.now();
+    const error = await client.getPage({ params: { page_id: 'p' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).retryAfter).toBe(120);
+    expect(requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('retries a reset connection for reads but surfaces it for plain creates', async () => {
+    const { client, requests } = await scripted([reset, ok]);
+    await expect(client.getPage({ params: { page_id: 'p' } })).resolves.toEqual(PAGE);
+    expect(requests).toHaveLength(2);
+    await server?.close();
+    const second = await scripted([reset, ok]);
+    await expect(second.client.createPage({ body: PAGE_BODY })).rejects.toThrow(ConnectionError);
+    expect(second.requests).toHaveLength(1);
+  });
+
+  it('reports a refused connection as ConnectionError with its code', async () => {
+    const probe = await startServer((req, res) => ok(res, req));
+    const url = probe.url;
+    await probe.close();
+    const client = createClient({ baseUrl: url, apiKey: 'k', backoff: FAST });
+    const error = await client.getPage({ params: { page_id: 'p' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as ConnectionError).errno).toBe('ECONNREFUSED');
+  });
+});
+
+describe('automatic idempotency key', () => {
+  it('is added to createAccountLog and kept across its retries (503, 500, reset)', async () => {
+    const { client, requests } = await scripted([unavailable, internal, reset, created], { maxRetries: 3 });
+    await expect(client.createAccountLog({ body: LOG_BODY })).resolves.toEqual(LOG);
+    expect(requests).toHaveLength(4);
+    const keys = requests.map((r) => JSON.parse(r.body).idempotencyKey);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('differs between two calls and never replaces the caller’s key', async () => {
+    const { client, requests } = await scripted([created]);
+    await client.createAccountLog({ body: LOG_BODY });
+    await client.createAccountLog({ body: LOG_BODY });
+    await client.createAccountLog({ body: { ...LOG_BODY, idempotencyKey: 'mine' } });
+    const keys = requests.map((r) => JSON.parse(r.body).idempotencyKey);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys[2]).toBe('mine');
+  });
+
+  it('is not added to operations whose body has no idempotencyKey', async () => {
+    const { client, requests } = await scripted([(res) => json(res, 201, PAGE)]);
+    await client.createPage({ body: PAGE_BODY });
+    expect(JSON.parse(requests[0]?.body ?? '')).toEqual(PAGE_BODY);
+  });
+});
+
+describe('timeouts and abort', () => {
+  it('times out a hanging attempt and retries it', async () => {
+    const { client, requests } = await scripted([hang, ok], { timeoutMs: 100 });
+    const result = await client.withResponse.getPage({ params: { page_id: 'p' } });
+    expect(result.attempts).toBe(2);
+    expect(gaps(requests)[0]).toBeGreaterThanOrEqual(95);
+  });
+
+  it('rejects with TimeoutError when every attempt hangs, including a stalled body', async () => {
+    const stall: Step = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"pageId":');
+    };
+    const { client, requests } = await scripted([hang, stall], { timeoutMs: 80, maxRetries: 1 });
+    const started = performance.now();
+    const error = await client.getPage({ params: { page_id: 'p' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'TimeoutError', timeoutMs: 80 });
+    expect(requests).toHaveLength(2);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('aborts an in-flight call with the standard AbortError and does not retry', async () => {
+    const { client, requests } = await scripted([hang]);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const error = await client
+      .getPage({ params: { page_id: 'p' } }, { signal: controller.signal })
+      .catch((e) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(requests).toHaveLength(1);
+  });
+
+  it('aborts during the wait before a retry, and passes a custom reason through', async () => {
+    const limited: Step = (res) => apiError(res, 'RATE_LIMITED', { headers: { 'retry-after': '30' } });
+    const { client, requests } = await scripted([limited]);
+    const controller = new AbortController();
+    const reason = new Error('shutting down');
+    setTimeout(() => controller.abort(reason), 50);
+    const started = performance.now();
+    await expect(client.getPage({ params: { page_id: 'p' } }, { signal: controller.signal })).rejects.toBe(
+      reason,
+    );
+    expect(requests).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('sends nothing when the signal is already aborted', async () => {
+    const { client, requests } = await scripted([ok]);
+    await expect(
+      client.getPage({ params: { page_id: 'p' } }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    expect(requests).toHaveLength(0);
+  });
+});
+
+describe('retry policy', () => {
+  const headers = new Headers();
+  const error = (status: number) => new InternalError({ status, headers, body: null });
+
+  it('grows exponentially with jitter between half and the whole step, capped', () => {
+    const backoff = { ...DEFAULT_BACKOFF, initialDelayMs: 100, maxDelayMs: 1000 };
+    expect([0, 1, 2, 3, 4].map((i) => retryDelayMs(error(500), i, backoff, () => 1))).toEqual([
+      100, 200, 400, 800, 1000,
+    ]);
+    expect([0, 1, 2].map((i) => retryDelayMs(error(500), i, backoff, () => 0))).toEqual([50, 100, 200]);
+  });
+
+  it('retries unsafe operations only on 429, 503 and refused connections', () => {
+    expect(isRetryable(error(500), false)).toBe(false);
+    expect(isRetryable(error(500), true)).toBe(true);
+    expect(isRetryable(new ConnectionError('reset'), false)).toBe(false);
+    expect(isRetryable(new ConnectionError('refused', { cause: { code: 'ECONNREFUSED' } }), false)).toBe(
+      true,
+    );
+    expect(isRetryable(new ServiceUnavailableError({ status: 503, headers, body: null }), false)).toBe(true);
+    expect(isRetryable(new Error('bug'), true)).toBe(false);
+  });
+});

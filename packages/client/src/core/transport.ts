@@ -1,0 +1,95 @@
+import type { Dispatcher } from 'undici';
+import { ConnectionError, TimeoutError } from './errors.js';
+
+/** The subset of `Response` the client reads; satisfied by undici's and Node's global `fetch`. */
+export interface FetchResponseLike {
+  readonly status: number;
+  readonly headers: { forEach(callback: (value: string, key: string) => void): void };
+  text(): Promise<string>;
+}
+
+/**
+ * The request the client hands to `fetch`. When the client was given a `dispatcher` (or owns its
+ * Agent), the init also carries it as `dispatcher`: it is left out of this type so that Node's
+ * global `fetch`, typed against the undici 6 bundled with Node 20, is accepted as it is.
+ */
+export interface FetchInitLike {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * A `fetch` implementation: undici's `fetch` (the default), Node's global `fetch`, or a wrapper
+ * adding tracing. It receives the absolute URL and the init shown in {@link FetchInitLike}. A
+ * `dispatcher` given to the client must suit this `fetch` (Node 20's global `fetch` bundles
+ * undici 6, whose dispatchers differ from undici 7's).
+ */
+export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchResponseLike>;
+
+/** One HTTP exchange, before any interpretation. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/** What one attempt needs. */
+export interface AttemptInit {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+}
+
+/** How attempts reach the network. */
+export interface Transport {
+  fetch: FetchLike;
+  dispatcher: Dispatcher | undefined;
+}
+
+/**
+ * Sends one attempt and reads the whole body under one timer: a server that sends headers and
+ * then stalls the body times out too. Rejects with {@link TimeoutError}, with the caller's abort
+ * reason (the standard `AbortError` unless they chose another), or with {@link ConnectionError}.
+ */
+export async function sendAttempt(transport: Transport, init: AttemptInit): Promise<RawResponse> {
+  if (init.signal?.aborted) throw init.signal.reason;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError(init.timeoutMs)), init.timeoutMs);
+  const onAbort = () => controller.abort(init.signal?.reason);
+  init.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const fetchInit: FetchInitLike & { dispatcher?: Dispatcher } = {
+      method: init.method,
+      headers: init.headers,
+      signal: controller.signal,
+      ...(init.body === undefined ? {} : { body: init.body }),
+      ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
+    };
+    const response = await transport.fetch(init.url, fetchInit);
+    const text = await response.text();
+    const headers = new Headers();
+    response.headers.forEach((value, key) => {
+      headers.append(key, value);
+    });
+    return { status: response.status, headers, text };
+  } catch (error) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw new ConnectionError(`Request to ${new URL(init.url).origin} failed: ${describe(error)}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    init.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,99 @@
+import type { Contract, OperationName, PaginatedOperationName } from '@customer-api/contract';
+import type { ParamsFromUrl } from '@ts-rest/core';
+import type { z } from 'zod';
+
+/** `{}` spelled out: the type every object with only optional keys is assignable to. */
+type Empty = Record<never, never>;
+
+type Prettify<T> = { [K in keyof T]: T[K] };
+
+type Route<N extends OperationName> = Contract[N];
+
+type SuccessStatus<N extends OperationName> = Extract<keyof Route<N>['responses'], 200 | 201 | 202 | 204>;
+
+// Inputs and results are inferred with this package's own `zod` rather than through ts-rest's
+// inference helpers, whose declaration files import `zod` without declaring it: under a strict
+// package manager they can resolve nothing and silently turn every type into `any`.
+type PathArgs<R> = R extends { pathParams: infer P extends z.ZodType }
+  ? { params: z.input<P> }
+  : R extends { path: infer Path extends string }
+    ? keyof ParamsFromUrl<Path> extends never
+      ? Empty
+      : { params: ParamsFromUrl<Path> }
+    : Empty;
+type QueryArgs<R> = R extends { query: infer Q extends z.ZodType } ? { query: z.input<Q> } : Empty;
+/** Routes declared with `c.noBody()` carry a symbol, not a schema, and take no body. */
+type BodyArgs<R> = R extends { body: infer B extends z.ZodType } ? { body: z.input<B> } : Empty;
+
+/** `params`, `query` and `body` as the contract's input schemas accept them. */
+type RawArgs<N extends OperationName> = Prettify<
+  PathArgs<Route<N>> & QueryArgs<Route<N>> & BodyArgs<Route<N>>
+>;
+
+/** Keys whose value accepts `{}` (every field optional, e.g. a restore's empty body) become optional. */
+type OptionalWhenEmpty<A> = Prettify<
+  { [K in keyof A as Empty extends A[K] ? never : K]: A[K] } & {
+    [K in keyof A as Empty extends A[K] ? K : never]?: A[K];
+  }
+>;
+
+/**
+ * The input of an operation: `params` (snake_case path parameters such as `page_id`), `query`
+ * and `body`, each typed from the contract's input schemas. Parts whose fields are all optional
+ * may be left out, so `client.listPages()` and `client.restorePage({ params: { page_id } })` work.
+ */
+export type OperationArgs<N extends OperationName> = OptionalWhenEmpty<RawArgs<N>>;
+
+/** The parsed success body of an operation (for `createAccountLog`, the entry for both 200 and 201). */
+export type OperationResult<N extends OperationName> =
+  Route<N>['responses'][SuccessStatus<N>] extends infer S extends z.ZodType ? z.output<S> : never;
+
+/** One item of a paginated operation's `items`. */
+export type OperationItem<N extends PaginatedOperationName> =
+  OperationResult<N> extends { items: Array<infer Item> } ? Item : never;
+
+/** Options accepted by every call, overriding the client's defaults for that call. */
+export interface RequestOptions {
+  /** Cancels the call, including any pending retry; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Timeout of each attempt in milliseconds (connect, headers and body). */
+  timeoutMs?: number;
+  /** Retries after the first attempt; 0 disables retries. */
+  maxRetries?: number;
+  /** Extra request headers (e.g. tracing). `x-api-key` and `content-type` are managed by the client. */
+  headers?: Record<string, string>;
+}
+
+/** A success result with its HTTP metadata, from `client.withResponse.<operation>()`. */
+export interface ApiResponse<T> {
+  /** The parsed, typed success body. */
+  data: T;
+  /** HTTP status, e.g. 201 for a new account log or 200 for an idempotent replay. */
+  status: number;
+  /** Response headers. */
+  headers: Headers;
+  /** The request id (`x-request-id`) of the attempt that succeeded. */
+  requestId: string | undefined;
+  /** Number of attempts made, 1 when no retry was needed. */
+  attempts: number;
+}
+
+/** The parameters of an operation's method: `args` may be left out when every part of it is optional. */
+export type ArgsTuple<N extends OperationName> =
+  Empty extends OperationArgs<N>
+    ? [args?: OperationArgs<N>, options?: RequestOptions]
+    : [args: OperationArgs<N>, options?: RequestOptions];
+
+/** The method of one operation on the client. */
+export type OperationMethod<N extends OperationName> = (...args: ArgsTuple<N>) => Promise<OperationResult<N>>;
+
+/** The `withResponse` variant of one operation's method. */
+export type OperationMethodWithResponse<N extends OperationName> = (
+  ...args: ArgsTuple<N>
+) => Promise<ApiResponse<OperationResult<N>>>;
+
+/** One method per contract operation, named exactly as the operation. */
+export type OperationMethods = { [N in OperationName]: OperationMethod<N> };
+
+/** The same methods, resolving to {@link ApiResponse} (status, headers, request id, attempts). */
+export type OperationMethodsWithResponse = { [N in OperationName]: OperationMethodWithResponse<N> };

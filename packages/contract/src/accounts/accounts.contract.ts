@@ -1,0 +1,70 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { operation } from '../common/operations.js';
+import { paginated } from '../common/pagination.js';
+import { PathIdSchema } from '../common/primitives.js';
+import {
+  AccountActivityItemSchema,
+  AccountListItemSchema,
+  AccountLogSchema,
+  AccountSchema,
+  CreateAccountLogBodySchema,
+  ListAccountActivityQuerySchema,
+  ListAccountsQuerySchema,
+} from './accounts.schemas.js';
+
+const c = initContract();
+
+const AccountPathSchema = z.object({ account_id: PathIdSchema });
+
+/** Account, account activity and account log operations. */
+export const accountsContract = c.router({
+  listAccounts: {
+    method: 'GET',
+    path: '/accounts',
+    query: ListAccountsQuerySchema,
+    responses: { 200: paginated(AccountListItemSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'List accounts',
+    description:
+      'Lists accounts, newest first, with linkedPersonsCount. includeEmptyOnly=true keeps accounts without linked persons. Gives accountId values.',
+    metadata: operation('Accounts', 'read', { paginated: true }),
+  },
+  getAccount: {
+    method: 'GET',
+    path: '/accounts/:account_id',
+    pathParams: AccountPathSchema,
+    responses: { 200: AccountSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    summary: 'Get an account',
+    description: 'Reads one account (accountId from listAccounts) with its linked persons.',
+    metadata: operation('Accounts', 'read'),
+  },
+  listAccountActivity: {
+    method: 'GET',
+    path: '/accounts/:account_id/activity',
+    pathParams: AccountPathSchema,
+    query: ListAccountActivityQuerySchema,
+    responses: {
+      200: paginated(AccountActivityItemSchema),
+      ...errorResponses(...COMMON_ERROR_STATUSES, 404),
+    },
+    summary: "List an account's activity",
+    description:
+      "Lists an account's logs, newest first. includePersonActivity=true adds its persons' logs; includeDeleted=true adds deleted items.",
+    metadata: operation('Account Activity', 'read', { paginated: true }),
+  },
+  createAccountLog: {
+    method: 'POST',
+    path: '/account_logs',
+    body: CreateAccountLogBodySchema,
+    responses: {
+      200: AccountLogSchema,
+      201: AccountLogSchema,
+      ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409),
+    },
+    summary: 'Record an account log',
+    description:
+      'Records an event on an account given by accountId or by domain (the account is created when new). Pass an idempotencyKey to make retries safe: 200 returns the earlier entry, 409 means the key was used with a different body.',
+    metadata: operation('Account Logs', 'create', { idempotent: true }),
+  },
+});

@@ -1,0 +1,48 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { operation } from '../common/operations.js';
+import { PaginationQuerySchema, paginated } from '../common/pagination.js';
+import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { AssetSchema, AssetTypeSchema, CreateAssetBodySchema } from './assets.schemas.js';
+
+const c = initContract();
+
+/** Query of `listTrashedAssets`. */
+export const ListTrashedAssetsQuerySchema = PaginationQuerySchema.extend({
+  assetType: AssetTypeSchema.optional().describe('Only assets of this type.'),
+  query: z.string().min(1).max(200).optional().describe('Case-insensitive text matched against asset names.'),
+}).strict();
+
+/** Asset operations. */
+export const assetsContract = c.router({
+  listTrashedAssets: {
+    method: 'GET',
+    path: '/assets/trash',
+    query: ListTrashedAssetsQuerySchema,
+    responses: { 200: paginated(AssetSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'List trashed assets',
+    description:
+      'Lists assets in the trash, most recently trashed first, optionally filtered by assetType and a name query.',
+    metadata: operation('Assets', 'read', { paginated: true }),
+  },
+  createAsset: {
+    method: 'POST',
+    path: '/assets',
+    body: CreateAssetBodySchema,
+    responses: { 201: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'Create an asset',
+    description: 'Registers a stored media or component item (name and data {type, fileId}).',
+    metadata: operation('Assets', 'create'),
+  },
+  trashAsset: {
+    method: 'POST',
+    path: '/assets/:asset_id/trash',
+    pathParams: z.object({ asset_id: PathIdSchema }),
+    body: EmptyBodySchema,
+    responses: { 200: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    summary: 'Move an asset to the trash',
+    description: 'Moves an asset to the trash (trashedAt set). 409 when it is already trashed.',
+    metadata: operation('Assets', 'transition'),
+  },
+});

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { TimestampSchema } from '../common/primitives.js';
+
+/** Audience fields a conversation change can touch. */
+export const ChangeFieldSchema = z.enum([
+  'supplementaryContext',
+  'metaTitle',
+  'metaDescription',
+  'metaKeywords',
+]);
+/** Audience field a conversation change touches. */
+export type ChangeField = z.infer<typeof ChangeFieldSchema>;
+
+/** States of a proposed change. */
+export const ChangeStatusSchema = z.enum(['applied', 'reverted', 'saved']);
+/** State of a proposed change. */
+export type ChangeStatus = z.infer<typeof ChangeStatusSchema>;
+
+/** A change to one audience field proposed or applied in a conversation. */
+export const ChangeSchema = z
+  .object({
+    changeId: z.string(),
+    field: ChangeFieldSchema,
+    previousValue: z.string().nullable(),
+    newValue: z.string().nullable(),
+    status: ChangeStatusSchema,
+  })
+  .strict()
+  .meta({ id: 'Change' });
+/** A change to one audience field. */
+export type Change = z.infer<typeof ChangeSchema>;
+
+/** States of a tool call. */
+export const ToolCallStatusSchema = z.enum(['running', 'complete']);
+
+/** A tool call made by the assistant within a message. */
+export const ToolCallSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: ToolCallStatusSchema,
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    error: z.string().optional(),
+  })
+  .strict()
+  .meta({ id: 'ToolCall' });
+/** A tool call made by the assistant. */
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** One part of a message's content, discriminated by `type`. */
+export const ContentPartSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), text: z.string() }).strict(),
+    z.object({ type: z.literal('tool-call'), toolCallId: z.string() }).strict(),
+    z
+      .object({
+        type: z.literal('artifact'),
+        artifactId: z.string(),
+        path: z.string(),
+        title: z.string(),
+        kind: z.enum(['email', 'call-script', 'document']),
+        previewText: z.string().nullable().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('error'),
+        variant: z.enum(['generic', 'provider-outage']),
+        title: z.string(),
+        message: z.string(),
+        provider: z.string().optional(),
+        incidentTitle: z.string().optional(),
+        statusPageUrl: z.string().optional(),
+      })
+      .strict(),
+  ])
+  .meta({ id: 'ContentPart' });
+/** One part of a message's content. */
+export type ContentPart = z.infer<typeof ContentPartSchema>;
+
+/** Message authors. */
+export const MessageRoleSchema = z.enum(['user', 'assistant']);
+
+/** A message of an audience conversation. `timestamp` is in epoch milliseconds. */
+export const MessageSchema = z
+  .object({
+    messageId: z.string(),
+    role: MessageRoleSchema,
+    content: z.string(),
+    timestamp: z.number().describe('Epoch milliseconds.'),
+    hasSnapshot: z
+      .boolean()
+      .describe('True when restoreAudienceMessage can roll the audience back to this message.'),
+    toolCalls: z.array(ToolCallSchema).nullable(),
+    changes: z.array(ChangeSchema).nullable(),
+    contentParts: z.array(ContentPartSchema).nullable(),
+    reasoning: z.string().nullable(),
+    isInterrupted: z.boolean(),
+  })
+  .strict()
+  .meta({ id: 'Message' });
+/** A message of an audience conversation. */
+export type Message = z.infer<typeof MessageSchema>;
+
+/** The conversation of an audience. */
+export const ConversationSchema = z
+  .object({
+    conversationId: z.string(),
+    audienceId: z.string(),
+    publishedMessageId: z.string().nullable(),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .strict()
+  .meta({ id: 'Conversation' });
+/** The conversation of an audience. */
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+/** Context of an audience's message history. */
+export const MessageContextSchema = z
+  .object({
+    audienceId: z.string(),
+    pageId: z.string(),
+    pageContext: z.string(),
+    currentSupplementaryContext: z.string().nullable(),
+    currentMetaTitle: z.string().nullable(),
+    currentMetaDescription: z.string().nullable(),
+    currentMetaKeywords: z.string().nullable(),
+  })
+  .meta({ id: 'MessageContext' });
+
+/** An audience's message history (specification: GetMessage). */
+export const GetMessageSchema = z
+  .object({
+    conversation: ConversationSchema.nullable(),
+    messages: z.array(MessageSchema),
+    context: MessageContextSchema,
+    pendingChanges: z.array(ChangeSchema),
+  })
+  .meta({
+    id: 'GetMessage',
+    description: "An audience's conversation, messages, context and pending changes.",
+  });
+/** An audience's message history. */
+export type GetMessage = z.infer<typeof GetMessageSchema>;
+
+/** A change as posted with a message: the server assigns `changeId` and fills `previousValue`. */
+export const NewChangeSchema = z
+  .object({
+    field: ChangeFieldSchema,
+    newValue: z.string().max(100_000).nullable(),
+    status: ChangeStatusSchema.default('saved'),
+  })
+  .strict()
+  .meta({ id: 'NewChange' });
+
+/**
+ * Body of `createAudienceMessage`. Changes with status `applied` are applied to the audience and
+ * the message stores a snapshot that `restoreAudienceMessage` can return to.
+ */
+export const CreateMessageBodySchema = z
+  .object({
+    role: MessageRoleSchema,
+    content: z.string().max(100_000),
+    changes: z.array(NewChangeSchema).max(20).optional(),
+    toolCalls: z.array(ToolCallSchema).max(100).optional(),
+    contentParts: z.array(ContentPartSchema).max(100).optional(),
+    reasoning: z.string().max(100_000).optional(),
+    isInterrupted: z.boolean().optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateMessageRequest' });
+/** Body of `createAudienceMessage`. */
+export type CreateMessageBody = z.input<typeof CreateMessageBodySchema>;
+
+/** Result of `restoreAudienceMessage`. */
+export const RestoreMessageResultSchema = z
+  .object({ success: z.boolean(), messageId: z.string() })
+  .meta({ id: 'RestoreMessageResult' });
+/** Result of `restoreAudienceMessage`. */
+export type RestoreMessageResult = z.infer<typeof RestoreMessageResultSchema>;

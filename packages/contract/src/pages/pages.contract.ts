@@ -1,0 +1,75 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { operation } from '../common/operations.js';
+import { PaginationQuerySchema, paginated } from '../common/pagination.js';
+import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { CreatePageBodySchema, PageSchema, RestoredPageSchema } from './pages.schemas.js';
+
+const c = initContract();
+
+const PagePathSchema = z.object({ page_id: PathIdSchema });
+
+/** Page operations. */
+export const pagesContract = c.router({
+  listPages: {
+    method: 'GET',
+    path: '/pages',
+    query: PaginationQuerySchema,
+    responses: { 200: paginated(PageSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'List pages',
+    description:
+      'Lists pages, newest first, including archived ones. Start here to find a pageId. Page with limit and the nextCursor of the previous result.',
+    metadata: operation('Pages', 'read', { paginated: true }),
+  },
+  createPage: {
+    method: 'POST',
+    path: '/pages',
+    body: CreatePageBodySchema,
+    responses: { 201: PageSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'Create a page',
+    description: 'Creates a draft page with a name, title, pageContext, brandId and pageType.',
+    metadata: operation('Pages', 'create'),
+  },
+  getPage: {
+    method: 'GET',
+    path: '/pages/:page_id',
+    pathParams: PagePathSchema,
+    responses: { 200: PageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    summary: 'Get a page',
+    description: 'Reads one page by pageId (from listPages).',
+    metadata: operation('Pages', 'read'),
+  },
+  archivePage: {
+    method: 'POST',
+    path: '/pages/:page_id/archive',
+    pathParams: PagePathSchema,
+    body: EmptyBodySchema,
+    responses: { 200: PageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    summary: 'Archive a page',
+    description:
+      'Archives a page (status archived); restorePage undoes it. 409 when already archived or deleted.',
+    metadata: operation('Pages', 'transition'),
+  },
+  deletePage: {
+    method: 'DELETE',
+    path: '/pages/:page_id',
+    pathParams: PagePathSchema,
+    body: c.noBody(),
+    responses: { 200: PageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    summary: 'Delete a page',
+    description: 'Soft-deletes a page (deletedAt set); restorePage undoes it. 409 when already deleted.',
+    metadata: operation('Pages', 'delete'),
+  },
+  restorePage: {
+    method: 'POST',
+    path: '/pages/:page_id/restore',
+    pathParams: PagePathSchema,
+    body: EmptyBodySchema,
+    responses: { 200: RestoredPageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    summary: 'Restore a page',
+    description:
+      'Restores an archived or deleted page to the status it had before. Send an empty object. 409 when the page is neither archived nor deleted.',
+    metadata: operation('Pages', 'restore'),
+  },
+});

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { AccountIdSchema } from '../common/ids.js';
+import { JsonObjectSchema, KebabCaseSchema, TimestampSchema } from '../common/primitives.js';
+
+const personFields = {
+  personId: z.string(),
+  name: z.string(),
+  email: z.string(),
+  domain: z
+    .string()
+    .describe("The email's canonical domain; links the person to the account with that domain."),
+  slug: z.string(),
+  phoneNumber: z.string().optional(),
+  linkedinProfileUrl: z.string().optional(),
+  createdAt: TimestampSchema,
+  updatedAt: TimestampSchema,
+};
+
+/** A person linked to an account (specification: LinkedPerson). Absent phone and LinkedIn fields are omitted. */
+export const LinkedPersonSchema = z.object(personFields).meta({ id: 'LinkedPerson' });
+/** A person linked to an account. */
+export type LinkedPerson = z.infer<typeof LinkedPersonSchema>;
+
+/** An individual contact record, linked to the account of its email's domain. */
+export const PersonSchema = z
+  .object({ ...personFields, accountId: AccountIdSchema })
+  .meta({ id: 'Person', description: 'Individual contact record.' });
+/** An individual contact record. */
+export type Person = z.infer<typeof PersonSchema>;
+
+/** Body of `createPerson`. */
+export const CreatePersonBodySchema = z
+  .object({
+    name: z.string().min(1).max(255),
+    email: z.email().max(320),
+    phoneNumber: z.string().min(1).max(50).optional(),
+    linkedinProfileUrl: z.url().max(2048).optional(),
+    slug: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Must be kebab-case')
+      .optional(),
+  })
+  .strict()
+  .meta({ id: 'CreatePersonRequest' });
+/** Body of `createPerson`. */
+export type CreatePersonBody = z.input<typeof CreatePersonBodySchema>;
+
+/** Body of `createPersonLog`. */
+export const CreatePersonLogBodySchema = z
+  .object({
+    personId: z.string().min(1).max(255),
+    source: KebabCaseSchema,
+    type: KebabCaseSchema,
+    payload: JsonObjectSchema,
+  })
+  .strict()
+  .meta({ id: 'CreatePersonLogRequest' });
+/** Body of `createPersonLog`. */
+export type CreatePersonLogBody = z.input<typeof CreatePersonLogBodySchema>;
+
+/** A recorded person log; it appears in the activity of the person's account. */
+export const PersonLogSchema = z
+  .object({
+    personLogId: z.string().min(1),
+    personId: z.string(),
+    accountId: AccountIdSchema,
+    source: KebabCaseSchema,
+    type: KebabCaseSchema,
+    createdAt: TimestampSchema,
+  })
+  .meta({ id: 'PersonLog' });
+/** A recorded person log. */
+export type PersonLog = z.infer<typeof PersonLogSchema>;

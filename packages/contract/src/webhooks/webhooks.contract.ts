@@ -1,0 +1,107 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { operation } from '../common/operations.js';
+import { PaginationQuerySchema, paginated } from '../common/pagination.js';
+import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import {
+  CreateWebhookSubscriptionBodySchema,
+  RecoverWebhookDeliveriesBodySchema,
+  RecoverWebhookDeliveriesResultSchema,
+  WebhookDeliverySchema,
+  WebhookSubscriptionSchema,
+  WebhookSubscriptionWithSecretSchema,
+} from './webhooks.schemas.js';
+
+const c = initContract();
+
+const SubscriptionPathSchema = z.object({ webhook_subscription_id: PathIdSchema });
+const withNotFound = errorResponses(...COMMON_ERROR_STATUSES, 404);
+
+/** Webhook subscription and delivery operations. */
+export const webhooksContract = c.router({
+  createWebhookSubscription: {
+    method: 'POST',
+    path: '/webhook_subscriptions',
+    body: CreateWebhookSubscriptionBodySchema,
+    responses: { 201: WebhookSubscriptionWithSecretSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'Create a webhook subscription',
+    description:
+      'Subscribes a URL to page.version.* events. The response carries the signingSecret once; it is never shown again.',
+    metadata: operation('Webhook Subscriptions', 'create'),
+  },
+  listWebhookSubscriptions: {
+    method: 'GET',
+    path: '/webhook_subscriptions',
+    query: PaginationQuerySchema,
+    responses: { 200: paginated(WebhookSubscriptionSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
+    summary: 'List webhook subscriptions',
+    description: 'Lists webhook subscriptions, newest first (never their secrets).',
+    metadata: operation('Webhook Subscriptions', 'read', { paginated: true }),
+  },
+  getWebhookSubscription: {
+    method: 'GET',
+    path: '/webhook_subscriptions/:webhook_subscription_id',
+    pathParams: SubscriptionPathSchema,
+    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    summary: 'Get a webhook subscription',
+    description: 'Reads one webhook subscription (never its secret).',
+    metadata: operation('Webhook Subscriptions', 'read'),
+  },
+  deleteWebhookSubscription: {
+    method: 'DELETE',
+    path: '/webhook_subscriptions/:webhook_subscription_id',
+    pathParams: SubscriptionPathSchema,
+    body: c.noBody(),
+    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    summary: 'Delete a webhook subscription',
+    description: 'Deletes a subscription; no further deliveries are made to it.',
+    metadata: operation('Webhook Subscriptions', 'delete'),
+  },
+  rotateWebhookSubscriptionSecret: {
+    method: 'POST',
+    path: '/webhook_subscriptions/:webhook_subscription_id/rotate_secret',
+    pathParams: SubscriptionPathSchema,
+    body: EmptyBodySchema,
+    responses: { 200: WebhookSubscriptionWithSecretSchema, ...withNotFound },
+    summary: 'Rotate a signing secret',
+    description:
+      'Issues a new signing secret, returned once. For 24 hours deliveries are signed with both the old and the new secret.',
+    metadata: operation('Webhook Subscriptions', 'update', { idempotent: false }),
+  },
+  listWebhookDeliveries: {
+    method: 'GET',
+    path: '/webhook_subscriptions/:webhook_subscription_id/deliveries',
+    pathParams: SubscriptionPathSchema,
+    query: PaginationQuerySchema,
+    responses: { 200: paginated(WebhookDeliverySchema), ...withNotFound },
+    summary: 'List delivery attempts',
+    description:
+      'Lists delivery attempts of a subscription, newest first, with status, response status and error.',
+    metadata: operation('Webhook Subscriptions', 'read', { paginated: true }),
+  },
+  redeliverWebhookDelivery: {
+    method: 'POST',
+    path: '/webhook_subscriptions/:webhook_subscription_id/deliveries/:delivery_id/redeliver',
+    pathParams: SubscriptionPathSchema.extend({ delivery_id: PathIdSchema }),
+    body: EmptyBodySchema,
+    responses: { 202: WebhookDeliverySchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    summary: 'Redeliver an event',
+    description:
+      'Queues a new delivery attempt of the event of a past delivery. 409 when the subscription is disabled.',
+    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false }),
+  },
+  recoverWebhookDeliveries: {
+    method: 'POST',
+    path: '/webhook_subscriptions/:webhook_subscription_id/recover',
+    pathParams: SubscriptionPathSchema,
+    body: RecoverWebhookDeliveriesBodySchema,
+    responses: {
+      202: RecoverWebhookDeliveriesResultSchema,
+      ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409),
+    },
+    summary: 'Recover failed deliveries',
+    description: 'Queues another attempt of every failed delivery since the given time.',
+    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false }),
+  },
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { CountSchema, TimestampSchema } from '../common/primitives.js';
+import { WebhookEventTypeFilterSchema, WebhookEventTypeSchema } from './events.schemas.js';
+
+/** Subscription states: `disabled` after a 410 Gone answer, five days of failures, or deletion. */
+export const WebhookSubscriptionStatusSchema = z.enum(['active', 'disabled']);
+
+/** A webhook subscription. The signing secret is never part of it. */
+export const WebhookSubscriptionSchema = z
+  .object({
+    webhookSubscriptionId: z.string(),
+    url: z.string(),
+    eventTypes: z.array(WebhookEventTypeFilterSchema),
+    description: z.string().nullable(),
+    status: WebhookSubscriptionStatusSchema,
+    disabledReason: z.string().nullable().describe('Why the subscription was disabled, when it is.'),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  })
+  .meta({ id: 'WebhookSubscription' });
+/** A webhook subscription. */
+export type WebhookSubscription = z.infer<typeof WebhookSubscriptionSchema>;
+
+/**
+ * A subscription as returned once, at creation or secret rotation, with its signing secret
+ * (`whsec_` + base64 of 32 random bytes). Store it: it is never shown again.
+ */
+export const WebhookSubscriptionWithSecretSchema = WebhookSubscriptionSchema.extend({
+  signingSecret: z.string().describe('Shown only once. whsec_ followed by base64 of 32 random bytes.'),
+}).meta({ id: 'WebhookSubscriptionWithSecret' });
+/** A subscription with its signing secret. */
+export type WebhookSubscriptionWithSecret = z.infer<typeof WebhookSubscriptionWithSecretSchema>;
+
+/** Body of `createWebhookSubscription`. `eventTypes` defaults to every event (`page.version.*`). */
+export const CreateWebhookSubscriptionBodySchema = z
+  .object({
+    url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .describe('Receiver URL; https (http only to loopback on servers in insecure development mode).'),
+    eventTypes: z.array(WebhookEventTypeFilterSchema).min(1).max(10).default(['page.version.*']),
+    description: z.string().min(1).max(500).optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateWebhookSubscriptionRequest' });
+/** Body of `createWebhookSubscription`. */
+export type CreateWebhookSubscriptionBody = z.input<typeof CreateWebhookSubscriptionBodySchema>;
+
+/** States of a delivery attempt. */
+export const WebhookDeliveryStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
+
+/** One delivery attempt of an event to a subscription. */
+export const WebhookDeliverySchema = z
+  .object({
+    deliveryId: z.string(),
+    webhookSubscriptionId: z.string(),
+    eventId: z.string(),
+    eventType: WebhookEventTypeSchema,
+    attempt: z.number().int().min(1),
+    status: WebhookDeliveryStatusSchema,
+    responseStatus: z.number().int().nullable(),
+    durationMs: z.number().nullable(),
+    error: z.string().nullable(),
+    createdAt: TimestampSchema,
+    nextAttemptAt: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+/** One delivery attempt. */
+export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+/** Body of `recoverWebhookDeliveries`: re-send every failed delivery since a time. */
+export const RecoverWebhookDeliveriesBodySchema = z
+  .object({ since: TimestampSchema })
+  .strict()
+  .meta({ id: 'RecoverWebhookDeliveriesRequest' });
+
+/** Result of `recoverWebhookDeliveries`. */
+export const RecoverWebhookDeliveriesResultSchema = z
+  .object({ queued: CountSchema.describe('Deliveries queued for another attempt.') })
+  .meta({ id: 'RecoverWebhookDeliveriesResult' });

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    // Files start real server processes and databases: one at a time keeps a loaded 2-core
+    // machine from turning timing margins into flakes.
+    fileParallelism: false,
+    testTimeout: 600_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// Release dry run (part of `pnpm test`): what `pnpm version-packages` and `pnpm release` would do,
+// on a scratch copy, without publishing. See the README's "Releases" section.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkConsumer } from './consumer.js';
+import { checkManifest, lintTarball, pack } from './pack.js';
+import { copyWorkspace, PUBLISHABLE, versionPackages } from './scratch.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+const started = Date.now();
+const step = (text: string) =>
+  process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${text}\n`);
+
+const scratch = mkdtempSync(join(tmpdir(), 'release-check-'));
+try {
+  copyWorkspace(root, join(scratch, 'repo'));
+  const versions = await versionPackages(join(scratch, 'repo'));
+  step(`changeset version: ${[...versions].map(([name, v]) => `${name}@${v}`).join(', ')}`);
+  const tarballs = [];
+  for (const pkg of PUBLISHABLE) {
+    const tarball = await pack(join(scratch, 'repo'), pkg, join(scratch, 'tarballs'));
+    await checkManifest(tarball, versions);
+    tarballs.push(tarball);
+  }
+  step('pnpm pack: manifests carry the released versions, no workspace: ranges');
+  await Promise.all([
+    ...tarballs.map((tarball) => lintTarball(tarball, scratch)),
+    checkConsumer(join(scratch, 'consumer'), tarballs),
+  ]);
+  step('publint --strict and attw clean; tarballs installed, imported from ESM and type-checked');
+} catch (err) {
+  process.stderr.write(`release check failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

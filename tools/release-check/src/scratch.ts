@@ -1,0 +1,90 @@
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { runBin } from './run.js';
+
+/** A publishable package: its directory in the repository and its name. */
+export interface Publishable {
+  dir: string;
+  name: string;
+}
+
+/** The packages `pnpm release` publishes. */
+export const PUBLISHABLE: Publishable[] = [
+  { dir: 'packages/contract', name: '@customer-api/contract' },
+  { dir: 'packages/client', name: '@customer-api/client' },
+  { dir: 'apps/mcp', name: '@customer-api/mcp' },
+];
+
+const WORKSPACE_GLOBS = ['packages', 'apps', 'examples', 'tools'];
+const SKIP = new Set(['node_modules', '.turbo', '.data', 'coverage']);
+
+/**
+ * Copies what `changeset version` and `pnpm pack` read into `scratch`: the root manifest, the
+ * workspace file, `.changeset/`, every workspace package's manifest and changelog, and the
+ * publishable packages whole (with their built `dist/`). The repository is never written to.
+ */
+export function copyWorkspace(root: string, scratch: string): void {
+  for (const file of ['package.json', 'pnpm-workspace.yaml', '.changeset']) {
+    cpSync(join(root, file), join(scratch, file), { recursive: true });
+  }
+  const publishable = new Set(PUBLISHABLE.map((p) => p.dir));
+  for (const group of WORKSPACE_GLOBS) {
+    if (!existsSync(join(root, group))) continue;
+    for (const name of readdirSync(join(root, group))) {
+      const dir = `${group}/${name}`;
+      if (!existsSync(join(root, dir, 'package.json'))) continue;
+      if (publishable.has(dir)) {
+        cpSync(join(root, dir), join(scratch, dir), {
+          recursive: true,
+          filter: (source) => !SKIP.has(source.split('/').pop() ?? ''),
+        });
+        continue;
+      }
+      for (const file of ['package.json', 'CHANGELOG.md']) {
+        if (existsSync(join(root, dir, file))) cpSync(join(root, dir, file), join(scratch, dir, file));
+      }
+    }
+  }
+  // The changelog generator named in .changeset/config.json resolves from here.
+  symlinkSync(join(root, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+}
+
+/** Every workspace package of the scratch copy, by name. */
+export function workspacePackages(scratch: string): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const group of WORKSPACE_GLOBS) {
+    if (!existsSync(join(scratch, group))) continue;
+    for (const name of readdirSync(join(scratch, group))) {
+      const manifest = join(scratch, group, name, 'package.json');
+      if (!existsSync(manifest)) continue;
+      found.set(
+        (JSON.parse(readFileSync(manifest, 'utf8')) as { name: string }).name,
+        join(scratch, group, name),
+      );
+    }
+  }
+  return found;
+}
+
+/** The versions after `changeset version` on the scratch copy; checks each changelog names its version. */
+export async function versionPackages(scratch: string): Promise<Map<string, string>> {
+  const pending = readdirSync(join(scratch, '.changeset')).filter(
+    (f) => f.endsWith('.md') && f !== 'README.md',
+  );
+  await runBin('@changesets/cli', 'bin.js', ['version'], scratch);
+  const versions = new Map<string, string>();
+  for (const { dir, name } of PUBLISHABLE) {
+    const manifest = JSON.parse(readFileSync(join(scratch, dir, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    versions.set(name, manifest.version);
+    if (pending.length === 0) continue;
+    const changelog = join(scratch, dir, 'CHANGELOG.md');
+    if (!existsSync(changelog) || !readFileSync(changelog, 'utf8').includes(`## ${manifest.version}`)) {
+      throw new Error(`${name}: changeset version wrote no CHANGELOG.md entry for ${manifest.version}`);
+    }
+  }
+  const left = readdirSync(join(scratch, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+  if (left.length > 0) throw new Error(`changeset version left changesets behind: ${left.join(', ')}`);
+  return versions;
+}
