@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { binOf, run } from './run.js';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import semver from 'semver';
+import { binOf, packageDir, run } from './run.js';
 
 /** Imports from plain ESM, as a Node.js consumer would; exits non-zero when an export is missing. */
 const ESM_CHECK = `import assert from 'node:assert/strict';
@@ -58,16 +59,21 @@ const TSCONFIG = {
   include: ['check.mts'],
 };
 
+/** Where the consumer's third-party dependencies come from. */
+export type InstallSource = 'workspace' | 'registry';
+
+/** A packed tarball, the workspace directory it was packed from, and its packed manifest. */
+export interface Packed {
+  tarball: string;
+  source: string;
+  manifest: { name: string; version: string; dependencies?: Record<string, string> };
+}
+
 /**
- * A scratch consumer project: npm installs the tarballs (their dependencies come from the
- * registry), imports them from ESM, runs the MCP bin, and type-checks a TypeScript file.
+ * npm installs the tarballs and resolves their dependencies on the registry, as a user's install
+ * would. Bounded: a stalled registry fails the check in minutes instead of hanging it.
  */
-export async function checkConsumer(dir: string, tarballs: string[]): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  );
+async function installFromRegistry(dir: string, packed: Packed[]): Promise<void> {
   await run(
     'npm',
     [
@@ -75,17 +81,114 @@ export async function checkConsumer(dir: string, tarballs: string[]): Promise<vo
       '--no-audit',
       '--no-fund',
       '--no-package-lock',
+      '--prefer-offline',
+      '--fetch-timeout=30000',
+      '--fetch-retries=2',
       '--loglevel=error',
-      ...tarballs,
+      ...packed.map((p) => p.tarball),
       '@types/node@^20.19.0',
     ],
     dir,
+    300_000,
   );
-  writeFileSync(join(dir, 'esm.mjs'), ESM_CHECK);
-  await run(process.execPath, ['esm.mjs'], dir);
-  const help = await run(process.execPath, ['node_modules/@customer-api/mcp/dist/main.js', '--help'], dir);
+}
+
+/**
+ * Lays the tarballs out as npm would (each unpacked into `node_modules/<name>`) and links every
+ * dependency their manifests declare from the workspace's installed copy, after checking that
+ * copy's version satisfies the declared range. No network: the same result on every run. A
+ * dependency missing from a manifest is not linked, so an import of it fails as a user's would.
+ */
+async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void> {
+  const modules = join(dir, 'node_modules');
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  for (const { tarball, manifest } of packed) {
+    const target = join(modules, manifest.name);
+    mkdirSync(target, { recursive: true });
+    await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], dir);
+  }
+  const names = new Set(packed.map((p) => p.manifest.name));
+  const wanted: Array<[dep: string, range: string, from: string]> = [['@types/node', '^20.19.0', packageDir]];
+  for (const { source, manifest } of packed) {
+    for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) {
+      if (!names.has(dep)) wanted.push([dep, range, source]);
+    }
+  }
+  for (const [dep, range, from] of wanted) {
+    const installed = realpathSync(join(from, 'node_modules', dep));
+    const { version } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    if (!semver.satisfies(version, range, { includePrerelease: true })) {
+      throw new Error(`${dep}@${range} is declared, but the workspace tested ${version}`);
+    }
+    const link = join(modules, dep);
+    if (existsSync(link)) continue;
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(installed, link, 'dir');
+  }
+}
+
+/** A package and, transitively, the packed packages it depends on. */
+function closure(root: Packed, all: Packed[]): Packed[] {
+  const byName = new Map(all.map((p) => [p.manifest.name, p]));
+  const found = new Map<string, Packed>();
+  const visit = (p: Packed) => {
+    if (found.has(p.manifest.name)) return;
+    found.set(p.manifest.name, p);
+    for (const dep of Object.keys(p.manifest.dependencies ?? {})) {
+      const internal = byName.get(dep);
+      if (internal) visit(internal);
+    }
+  };
+  visit(root);
+  return [...found.values()];
+}
+
+/**
+ * Each package installed alone into an empty project and imported: a dependency that a package
+ * uses but only a sibling declares would pass a shared install and break a user who installs
+ * just that package.
+ */
+async function checkEachAlone(dir: string, packed: Packed[]): Promise<void> {
+  for (const pkg of packed) {
+    const alone = join(dir, pkg.manifest.name.replace(/[@/]/g, '_'));
+    mkdirSync(alone, { recursive: true });
+    await installFromWorkspace(alone, closure(pkg, packed));
+    await run(
+      process.execPath,
+      ['--input-type=module', '-e', `await import('${pkg.manifest.name}');`],
+      alone,
+    );
+  }
+}
+
+/**
+ * A scratch consumer project: the tarballs installed (see {@link InstallSource}), imported from
+ * ESM, the MCP bin run, and a TypeScript file type-checked against the packed declarations; with
+ * the workspace source, each package is also installed and imported on its own.
+ */
+export async function checkConsumer(dir: string, packed: Packed[], from: InstallSource): Promise<void> {
+  const shared = join(dir, 'all');
+  mkdirSync(shared, { recursive: true });
+  if (from === 'registry') {
+    writeFileSync(
+      join(shared, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+    );
+    await installFromRegistry(shared, packed);
+  } else {
+    await installFromWorkspace(shared, packed);
+    await checkEachAlone(join(dir, 'alone'), packed);
+  }
+  writeFileSync(join(shared, 'esm.mjs'), ESM_CHECK);
+  await run(process.execPath, ['esm.mjs'], shared);
+  const help = await run(process.execPath, ['node_modules/@customer-api/mcp/dist/main.js', '--help'], shared);
   if (!help.includes('Usage: customer-api-mcp')) throw new Error(`customer-api-mcp --help printed:\n${help}`);
-  writeFileSync(join(dir, 'check.mts'), TS_CHECK);
-  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
-  await run(process.execPath, [binOf('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], dir);
+  writeFileSync(join(shared, 'check.mts'), TS_CHECK);
+  writeFileSync(join(shared, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  await run(process.execPath, [binOf('typescript', 'bin/tsc'), '-p', 'tsconfig.json'], shared);
 }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkConsumer } from './consumer.js';
+import { checkConsumer, type InstallSource, type Packed } from './consumer.js';
 import { checkManifest, lintTarball, pack } from './pack.js';
 import { copyWorkspace, PUBLISHABLE, versionPackages } from './scratch.js';
 
@@ -14,23 +14,29 @@ const started = Date.now();
 const step = (text: string) =>
   process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${text}\n`);
 
+// `--registry` (what `pnpm release` runs) resolves the consumer's dependencies on the npm registry;
+// the default links them from this workspace, so `pnpm test` never depends on the network.
+const installSource: InstallSource = process.argv.includes('--registry') ? 'registry' : 'workspace';
+
 const scratch = mkdtempSync(join(tmpdir(), 'release-check-'));
 try {
   copyWorkspace(root, join(scratch, 'repo'));
   const versions = await versionPackages(join(scratch, 'repo'));
   step(`changeset version: ${[...versions].map(([name, v]) => `${name}@${v}`).join(', ')}`);
-  const tarballs = [];
+  const packed: Packed[] = [];
   for (const pkg of PUBLISHABLE) {
     const tarball = await pack(join(scratch, 'repo'), pkg, join(scratch, 'tarballs'));
-    await checkManifest(tarball, versions);
-    tarballs.push(tarball);
+    const manifest = await checkManifest(tarball, versions);
+    packed.push({ tarball, source: join(root, pkg.dir), manifest });
   }
   step('pnpm pack: manifests carry the released versions, no workspace: ranges');
   await Promise.all([
-    ...tarballs.map((tarball) => lintTarball(tarball, scratch)),
-    checkConsumer(join(scratch, 'consumer'), tarballs),
+    ...packed.map(({ tarball }) => lintTarball(tarball, scratch)),
+    checkConsumer(join(scratch, 'consumer'), packed, installSource),
   ]);
-  step('publint --strict and attw clean; tarballs installed, imported from ESM and type-checked');
+  step(
+    `publint --strict and attw clean; tarballs installed (dependencies from the ${installSource}), imported from ESM and type-checked`,
+  );
 } catch (err) {
   process.stderr.write(`release check failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

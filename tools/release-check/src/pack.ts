@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { run, runBin } from './run.js';
+import { run, runBin, runPnpm } from './run.js';
 import { type Publishable, workspacePackages } from './scratch.js';
 
 type Manifest = Record<string, unknown> & {
@@ -32,7 +32,7 @@ function linkWorkspaceDependencies(scratch: string, pkg: Publishable): void {
 /** Packs a package with pnpm (which rewrites `workspace:` ranges); returns the tarball's path. */
 export async function pack(scratch: string, pkg: Publishable, destination: string): Promise<string> {
   linkWorkspaceDependencies(scratch, pkg);
-  const out = await run('pnpm', ['pack', '--pack-destination', destination], join(scratch, pkg.dir));
+  const out = await runPnpm(['pack', '--pack-destination', destination], join(scratch, pkg.dir));
   const tarball = out
     .trim()
     .split('\n')

@@ -5,23 +5,41 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-/** Runs a program; rejects with its output when it fails, so the report shows why. */
-export async function run(command: string, args: string[], cwd: string): Promise<string> {
+/** How long one program may run before the check gives up on it (every step takes seconds). */
+export const STEP_TIMEOUT_MS = 120_000;
+
+/**
+ * Runs a program; rejects with its output when it fails or outlives `timeoutMs` (it is then
+ * killed), so the report shows why and CI never waits on a stuck step.
+ */
+export async function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<string> {
   try {
     const { stdout, stderr } = await execFileAsync(command, args, {
       cwd,
       maxBuffer: 32 * 1024 * 1024,
+      timeout: timeoutMs,
+      killSignal: 'SIGKILL',
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' },
     });
     return `${stdout}${stderr}`;
   } catch (err) {
-    const { stdout = '', stderr = '' } = err as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout}${stderr}`);
+    const {
+      stdout = '',
+      stderr = '',
+      killed,
+    } = err as { stdout?: string; stderr?: string; killed?: boolean };
+    const why = killed ? `timed out after ${timeoutMs / 1000} s` : 'failed';
+    throw new Error(`${command} ${args.join(' ')} ${why} in ${cwd}:\n${stdout}${stderr}`);
   }
 }
 
 /** This package's directory: pnpm links its dependencies into its node_modules. */
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * The path of a dependency's bin script (run with this Node, not through a shell shim); found in
@@ -34,4 +52,14 @@ export function binOf(pkg: string, bin: string): string {
 /** Runs a dependency's bin script with the current Node. */
 export function runBin(pkg: string, bin: string, args: string[], cwd: string): Promise<string> {
   return run(process.execPath, [binOf(pkg, bin), ...args], cwd);
+}
+
+/**
+ * Runs pnpm: the one running this script when there is one (`pnpm test` sets `npm_execpath`),
+ * else the `pnpm` on PATH.
+ */
+export function runPnpm(args: string[], cwd: string): Promise<string> {
+  const execPath = process.env.npm_execpath;
+  if (execPath && /pnpm/.test(execPath)) return run(process.execPath, [execPath, ...args], cwd);
+  return run('pnpm', args, cwd);
 }
