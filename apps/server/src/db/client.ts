@@ -24,6 +24,12 @@ export interface Database {
   pglite: PGlite | undefined;
   /** Runs `SELECT 1`; rejects when the database is unreachable. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for every `NOTIFY` on `channel` until the returned function is called. On
+   * PostgreSQL a dedicated connection listens and reconnects by itself after losing the server;
+   * notifications sent while it is down are lost, so callers keep a slower poll as a fallback.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,7 @@ function openPostgres(url: string): Database {
     ping: async () => {
       await pool.query('SELECT 1');
     },
+    listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
     close: async () => {
       if (closed) return;
       closed = true;
@@ -95,9 +102,69 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     ping: async () => {
       await client.query('SELECT 1');
     },
+    listen: async (channel, onNotify) => {
+      const unlisten = await client.listen(channel, onNotify);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     close: async () => {
       if (!client.closed) await client.close();
       release();
     },
+  };
+}
+
+/** How long a lost LISTEN connection waits before it reconnects. */
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * A LISTEN on its own connection (never a pooled one), re-established after errors; never
+ * rejects: while no connection listens, the caller's poll is what finds new work.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    let gone = false;
+    const lost = () => {
+      if (gone) return;
+      gone = true;
+      if (client === next) client = undefined;
+      next.removeAllListeners('notification');
+      void next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(() => void connect(), RELISTEN_DELAY_MS).unref();
+    };
+    next.on('error', lost);
+    next.on('end', lost);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch {
+      lost();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => {});
+      return;
+    }
+    client = next;
+    // Whatever was committed while no connection listened: the caller looks once.
+    onNotify();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

@@ -5,6 +5,7 @@ import { runMigrations } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
+import { OUTBOX_CHANNEL } from './outbox.js';
 
 /** Starts the dispatcher of a process that already has the database open (the server). */
 export function startDispatcher(database: Database, config: Config, log: DispatcherLog): WebhookDispatcher {
@@ -14,6 +15,7 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
     ids: newId,
     webhooks: config.webhooks,
     log,
+    notifications: (onEvent) => database.listen(OUTBOX_CHANNEL, onEvent),
   });
   dispatcher.start();
   return dispatcher;

@@ -26,8 +26,13 @@ export interface DispatcherOptions {
   resolve?: Resolver;
   /** Attempts in flight at once (default 16). */
   concurrency?: number;
-  /** Idle wait between polls of the queue (default 200 ms). */
+  /** Idle wait between polls of the queue (default 200 ms; 1 s when `notifications` wake it). */
   pollIntervalMs?: number;
+  /**
+   * Subscribes to "an event was committed" signals (the outbox's `NOTIFY`): an idle dispatcher
+   * wakes at once instead of at its next poll. Returns the unsubscribe function.
+   */
+  notifications?: (onEvent: () => void) => Promise<() => Promise<void>>;
   /** How long a claimed attempt stays leased; must exceed the send timeout (default timeout + 60 s). */
   leaseMs?: number;
   random?: () => number;
@@ -89,12 +94,15 @@ class Dispatcher implements WebhookDispatcher {
   #closing: Promise<void> | undefined;
   #backlog = true;
   #lastFanOut = 0;
+  /** An event was committed since the last fan-out. */
+  #notified = false;
+  #unsubscribe: Promise<() => Promise<void>> | undefined;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
     this.#concurrency = options.concurrency ?? 16;
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
-    this.#pollMs = options.pollIntervalMs ?? 200;
+    this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#leaseMs = options.leaseMs ?? options.webhooks.timeoutMs + 60_000;
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
@@ -104,6 +112,10 @@ class Dispatcher implements WebhookDispatcher {
   start(): void {
     if (this.#running || this.#closing) return;
     this.#running = true;
+    this.#unsubscribe = this.#options.notifications?.(() => {
+      this.#notified = true;
+      this.#wake?.();
+    });
     this.#loop = this.#run();
     this.#log.info({ concurrency: this.#concurrency }, 'webhook dispatcher started');
   }
@@ -129,6 +141,8 @@ class Dispatcher implements WebhookDispatcher {
   }
 
   async #settle(closeAgent: () => Promise<void>): Promise<void> {
+    const unsubscribe = await this.#unsubscribe?.catch(() => undefined);
+    await unsubscribe?.();
     this.#wake?.();
     await this.#loop;
     await Promise.allSettled([...this.#inFlight]);
@@ -144,8 +158,8 @@ class Dispatcher implements WebhookDispatcher {
           await this.#maybeFanOut();
           started = (await this.#launch(await this.#claim(free))).length;
         }
-        if (started === 0 || this.#concurrency - this.#inFlight.size < this.#refill)
-          await this.#sleep(this.#pollMs);
+        const idle = started === 0 && !this.#notified;
+        if (idle || this.#concurrency - this.#inFlight.size < this.#refill) await this.#sleep(this.#pollMs);
       } catch (err) {
         if (!this.#running) break;
         this.#log.error({ err }, 'webhook dispatcher poll failed; retrying');
@@ -154,10 +168,14 @@ class Dispatcher implements WebhookDispatcher {
     }
   }
 
-  /** Fans out new events at most once per poll interval, or at once while a backlog remains. */
+  /**
+   * Fans out new events at most once per poll interval, or at once while a backlog remains or
+   * after a notification.
+   */
   async #maybeFanOut(): Promise<void> {
-    if (!this.#backlog && Date.now() - this.#lastFanOut < this.#pollMs) return;
+    if (!this.#backlog && !this.#notified && Date.now() - this.#lastFanOut < this.#pollMs) return;
     this.#lastFanOut = Date.now();
+    this.#notified = false;
     this.#backlog = (await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) >= FAN_OUT_BATCH;
   }
 

@@ -1,4 +1,5 @@
 import type { WebhookEventPayload, WebhookEventType } from '@customer-api/contract';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { webhookEvents } from '../db/schema/index.js';
 import type { Clock } from '../lib/clock.js';
@@ -14,9 +15,13 @@ export interface VersionEventSubject {
   createdAt: Date;
 }
 
+/** The channel `NOTIFY`ed when an event is written (delivered to listeners at commit). */
+export const OUTBOX_CHANNEL = 'customer_api_webhook_events';
+
 /**
  * Writes a version event into the outbox. Call it with the transaction of the change itself, so
- * the event exists if and only if the change committed; the dispatcher delivers it later.
+ * the event exists if and only if the change committed; the dispatcher delivers it later. The
+ * `NOTIFY` in the same transaction wakes idle dispatchers when (and only if) it commits.
  */
 export async function recordVersionEvent(
   tx: Db,
@@ -36,5 +41,6 @@ export async function recordVersionEvent(
   await tx
     .insert(webhookEvents)
     .values({ id, tenantId: subject.tenantId, type, payload, createdAt: deps.clock() });
+  await tx.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
   return id;
 }

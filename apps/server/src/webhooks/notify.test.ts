@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/test-app.js';
+import { OUTBOX_CHANNEL } from './outbox.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
+import { startReceiver, type TestReceiver } from './testing/receiver.js';
+
+const time = steppingClock();
+const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+const h = webhookHelpers(t, time.clock);
+let receiver: TestReceiver;
+
+beforeEach(async () => {
+  receiver = await startReceiver();
+});
+afterEach(async () => {
+  await h.stopAll();
+  await receiver.close();
+});
+
+/** A started dispatcher whose poll is a minute away: only a notification can make it deliver soon. */
+function listeningDispatcher() {
+  const dispatcher = h.dispatcher({
+    pollIntervalMs: 60_000,
+    notifications: (onEvent) => t.database.listen(OUTBOX_CHANNEL, onEvent),
+  });
+  dispatcher.start();
+  return dispatcher;
+}
+
+describe('idle dispatchers wake on the outbox NOTIFY', () => {
+  it('delivers an event committed while the dispatcher sleeps, long before its next poll', async () => {
+    const sub = await h.subscribe(receiver.url);
+    listeningDispatcher();
+    // Let the first poll find nothing and the dispatcher go to sleep.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(receiver.received).toHaveLength(0);
+    const started = Date.now();
+    const { version } = await h.version();
+    const [got] = await receiver.waitFor(1, 10_000);
+    // The poll is a minute away: only the notification explains a delivery within seconds.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(JSON.parse(got?.body ?? '{}').payload.versionId).toBe(version.versionId);
+    await expect
+      .poll(async () => (await h.deliveries(sub.webhookSubscriptionId))[0]?.status, { timeout: 5000 })
+      .toBe('succeeded');
+  });
+
+  it('notifies only on commit: a rolled-back event neither wakes nor is delivered', async () => {
+    let wakes = 0;
+    const unlisten = await t.database.listen(OUTBOX_CHANNEL, () => {
+      wakes += 1;
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const before = wakes;
+      await t.database.db
+        .transaction(async (tx) => {
+          await tx.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+          throw new Error('roll back');
+        })
+        .catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(wakes).toBe(before);
+      await t.database.db.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
+      await expect.poll(() => wakes, { timeout: 5000 }).toBeGreaterThan(before);
+    } finally {
+      await unlisten();
+    }
+  });
+});
