@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
-import { createRateLimiter } from './rate-limit.js';
+import { BatchingLimiter, createRateLimiter } from './rate-limit.js';
 
 const settings = loadTestSettings();
 const t = useTestApp({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' } });
@@ -83,5 +84,84 @@ describe('rate limits per key (fixed window)', () => {
       await one.close();
       await two.close();
     }
+  });
+});
+
+describe('batched counting in the shared store', () => {
+  // A memory limiter stands in for the shared store: two BatchingLimiters on one store are two
+  // server processes on one Redis or PostgreSQL.
+  const shared = (max: number) => new RateLimiterMemory({ points: max, duration: 60, keyPrefix: 'rl' });
+
+  it('admits far from the limit without losing a count: the store ends with every request', async () => {
+    const store = shared(1000);
+    let storeCalls = 0;
+    const counted = Object.assign(Object.create(store), {
+      consume: (key: string, points?: number) => {
+        storeCalls += 1;
+        return store.consume(key, points);
+      },
+    }) as RateLimiterMemory;
+    const limiter = new BatchingLimiter(counted, 1000);
+    const key = `k:${randomUUID()}`;
+    const decisions = [];
+    for (let i = 0; i < 900; i += 1) decisions.push(await limiter.consume(key));
+    expect(decisions.every((d) => d.allowed)).toBe(true);
+    expect(decisions.at(-1)?.remaining).toBe(100);
+    // One store call per 50 requests (the slack), not one per request.
+    expect(storeCalls).toBeLessThan(40);
+    await limiter.close();
+    expect((await store.get(key))?.consumedPoints).toBe(900);
+  });
+
+  it('is exact at the limit in one process, and refuses with the window left to wait', async () => {
+    const store = shared(200);
+    const limiter = new BatchingLimiter(store, 200);
+    const key = `k:${randomUUID()}`;
+    const decisions = [];
+    for (let i = 0; i < 260; i += 1) decisions.push(await limiter.consume(key));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(200);
+    expect(decisions.findIndex((d) => !d.allowed)).toBe(200);
+    expect(decisions.at(-1)).toMatchObject({ allowed: false, remaining: 0, retryAfter: 60 });
+    await limiter.close();
+  });
+
+  it('lets two processes pass the limit by at most one slack (5 %) under a concurrent burst', async () => {
+    const store = shared(400);
+    const one = new BatchingLimiter(store, 400);
+    const two = new BatchingLimiter(store, 400);
+    const key = `k:${randomUUID()}`;
+    // Both know the window, then bursts arrive faster than they send their counts.
+    const decisions = [await one.consume(key), await two.consume(key)];
+    for (let burst = 0; burst < 6; burst += 1) {
+      decisions.push(
+        ...(await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).consume(key)))),
+      );
+    }
+    const allowed = decisions.filter((d) => d.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(400);
+    expect(allowed).toBeLessThanOrEqual(420);
+    await Promise.all([one.close(), two.close()]);
+  });
+
+  it('answers 503 while the store fails, and counts again once it is back', async () => {
+    const store = shared(100);
+    let down = false;
+    const flaky = Object.assign(Object.create(store), {
+      consume: (key: string, points?: number) =>
+        down ? Promise.reject(new Error('store down')) : store.consume(key, points),
+    }) as RateLimiterMemory;
+    const limiter = new BatchingLimiter(flaky, 100);
+    const key = `k:${randomUUID()}`;
+    expect((await limiter.consume(key)).allowed).toBe(true);
+    down = true;
+    // Requests admitted locally meanwhile are fine; the first that must ask the store gets 503.
+    await expect(
+      (async () => {
+        for (let i = 0; i < 20; i += 1) await limiter.consume(key);
+      })(),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    down = false;
+    expect((await limiter.consume(key)).allowed).toBe(true);
+    await limiter.close();
   });
 });

@@ -1,5 +1,6 @@
 import { type AnyColumn, and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowQuery, selectList } from '../../db/fast.js';
 import { accounts, persons } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
@@ -21,12 +22,16 @@ export async function findAccount(
   return rows[0];
 }
 
+const BY_DOMAIN = `SELECT ${selectList(accounts)} FROM accounts WHERE tenant_id = $1 AND domain = $2`;
+
 /** Finds a tenant's account by canonical domain. */
 export async function findAccountByDomain(
   db: Db,
   tenantId: string,
   domain: string,
 ): Promise<AccountRow | undefined> {
+  const query = rowQuery(db);
+  if (query) return (await query<AccountRow>('account_by_domain', BY_DOMAIN, [tenantId, domain]))[0];
   const rows = await db
     .select()
     .from(accounts)

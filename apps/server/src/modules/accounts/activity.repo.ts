@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowQuery, selectList } from '../../db/fast.js';
 import { accountActivity, persons } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
@@ -25,12 +26,24 @@ export async function insertActivity(
   return inserted;
 }
 
+const BY_IDEMPOTENCY_KEY = `SELECT ${selectList(accountActivity)} FROM account_activity
+  WHERE tenant_id = $1 AND idempotency_key = $2`;
+
 /** The activity item that holds a tenant's idempotency key. */
 export async function findByIdempotencyKey(
   db: Db,
   tenantId: string,
   idempotencyKey: string,
 ): Promise<ActivityRow | undefined> {
+  // Every account log with a key asks this first: a fixed prepared statement (see rowQuery).
+  const query = rowQuery(db);
+  if (query) {
+    const [row] = await query<ActivityRow>('activity_by_idempotency_key', BY_IDEMPOTENCY_KEY, [
+      tenantId,
+      idempotencyKey,
+    ]);
+    return row;
+  }
   const rows = await db
     .select()
     .from(accountActivity)

@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowQuery, selectList } from '../../db/fast.js';
 import { pages } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
@@ -30,6 +31,12 @@ export async function findPage(
   return rows[0];
 }
 
+const PAGE_COLUMNS = selectList(pages);
+const LIST_LIVE = `SELECT ${PAGE_COLUMNS} FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL`;
+const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT $2';
+const LIST_FIRST = `${LIST_LIVE} ${LIST_ORDER}`;
+const LIST_AFTER = `${LIST_LIVE} AND (created_at, id) < ($3::timestamptz, $4) ${LIST_ORDER}`;
+
 /** One keyset page of a tenant's live (not deleted) pages, newest first. */
 export async function listPages(
   db: Db,
@@ -37,6 +44,18 @@ export async function listPages(
   take: number,
   after?: KeysetPosition,
 ): Promise<PageRow[]> {
+  // The hottest read of the API: fixed prepared statements (see rowQuery), same SQL as below.
+  const query = rowQuery(db);
+  if (query) {
+    return after
+      ? query<PageRow>('pages_list_after', LIST_AFTER, [
+          tenantId,
+          take,
+          after.createdAt.toISOString(),
+          after.id,
+        ])
+      : query<PageRow>('pages_list_first', LIST_FIRST, [tenantId, take]);
+  }
   return db
     .select()
     .from(pages)

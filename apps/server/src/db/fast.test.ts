@@ -1,0 +1,46 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/test-app.js';
+import { rowQuery, selectList } from './fast.js';
+import { pages } from './schema/index.js';
+
+const t = useTestApp();
+
+describe('fixed statements on the database client', () => {
+  it('run inside the transaction of a transaction handle: they see its writes, and roll back with it', async () => {
+    const page = await t.seed.page(t.tenant);
+    const read = async (db: typeof t.database.db) => {
+      const query = rowQuery(db);
+      if (!query) throw new Error('no runner');
+      const [row] = await query<{ name: string }>('test_page_name', 'SELECT name FROM pages WHERE id = $1', [
+        page.pageId,
+      ]);
+      return row?.name;
+    };
+    await t.database.db
+      .transaction(async (tx) => {
+        await tx.update(pages).set({ name: 'renamed' }).where(eq(pages.id, page.pageId));
+        expect(await read(tx)).toBe('renamed');
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    expect(await read(t.database.db)).toBe(page.name);
+  });
+
+  it('return rows in the shape drizzle returns them', async () => {
+    const page = await t.seed.page(t.tenant);
+    const query = rowQuery(t.database.db);
+    if (!query) throw new Error('no runner');
+    const [raw] = await query<Record<string, unknown>>(
+      'test_page_by_id',
+      `SELECT ${selectList(pages)} FROM pages WHERE id = $1`,
+      [page.pageId],
+    );
+    const [viaDrizzle] = await t.database.db.select().from(pages).where(eq(pages.id, page.pageId));
+    expect(raw).toEqual(viaDrizzle);
+    // Twice: the named statement is reused on PostgreSQL.
+    expect(
+      await query('test_page_by_id', `SELECT ${selectList(pages)} FROM pages WHERE id = $1`, [page.pageId]),
+    ).toEqual([raw]);
+  });
+});
