@@ -9,6 +9,21 @@ export type IdSource = (prefix: string) => string;
 let lastMs = 0;
 let counter = 0;
 
+/** Random bytes drawn from the CSPRNG 4 KiB at a time (one call per ~400 ids, not two per id). */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+function random(length: number): Buffer {
+  if (poolOffset + length > pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const out = pool.subarray(poolOffset, poolOffset + length);
+  poolOffset += length;
+  return out;
+}
+
 /**
  * A UUIDv7 as 16 bytes: 48-bit Unix milliseconds, then a 12-bit counter that keeps ids created in
  * the same millisecond by this process in creation order, then 62 random bits.
@@ -23,11 +38,11 @@ export function uuidV7Bytes(nowMs: number = Date.now()): Uint8Array {
       counter = 0;
     }
   } else {
-    counter = randomBytes(2).readUInt16BE(0) & 0x7ff;
+    counter = random(2).readUInt16BE(0) & 0x7ff;
   }
   lastMs = ms;
   const bytes = new Uint8Array(16);
-  bytes.set(randomBytes(8), 8);
+  bytes.set(random(8), 8);
   for (let i = 5; i >= 0; i -= 1) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);
