@@ -109,5 +109,21 @@ try {
 }
 results.seconds = (Date.now() - startedAt) / 1000;
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
-writeFileSync(resultsFile(quick), `${JSON.stringify(results, null, 2)}\n`);
-write(results);
+// A full run of some scenarios (--only) replaces just those in the last full report, which then
+// says which scenarios were measured again and when.
+const merged =
+  values.only && !quick && existsSync(resultsFile(false))
+    ? {
+        ...JSON.parse(readFileSync(resultsFile(false), 'utf8')),
+        ...Object.fromEntries(ALL.filter((n) => only.has(n)).map((n) => [n, results[n]])),
+        versions: results.versions,
+      }
+    : results;
+if (merged !== results) {
+  merged.remeasured = {
+    ...merged.remeasured,
+    ...Object.fromEntries(ALL.filter((n) => only.has(n)).map((n) => [n, results.startedAt])),
+  };
+}
+writeFileSync(resultsFile(quick), `${JSON.stringify(merged, null, 2)}\n`);
+write(merged);

@@ -247,9 +247,10 @@ export function renderReport(results) {
         ['duration', `${(results.seconds / 60).toFixed(1)} min`],
         ['machine', `${m.cpus} × ${m.model}, ${m.memGiB} GiB, ${m.kernel}`],
         ['load average at start (1/5/15 min)', m.loadAtStart],
+        ...Object.entries(results.remeasured ?? {}).map(([name, at]) => [`re-measured: ${name}`, at]),
         [
           'Node',
-          `${results.versions.node24} (servers), ${results.versions.node20} (scenario 1 and the harness)`,
+          `${results.versions.node24} (servers), ${results.versions.node20} (scenario 1, beside Node 24)`,
         ],
         ['PostgreSQL', m.postgres],
       ],

@@ -31,8 +31,17 @@ export function node24() {
   return candidates[1];
 }
 
-/** The Node running the harness (Node 20 in this workspace), reported beside Node 24. */
-export const node20 = () => process.execPath;
+/**
+ * Node 20, reported beside Node 24 in scenario 1: NODE20 when set, else the harness's own Node
+ * when it is a 20, else the machine's \`/usr/bin/node\`; refuses to label another version "Node 20".
+ */
+export function node20() {
+  const candidates = [process.env.NODE20, process.execPath, '/usr/bin/node', '/usr/local/bin/node'];
+  for (const path of candidates) {
+    if (path && existsSync(path) && nodeVersion(path).startsWith('v20.')) return path;
+  }
+  throw new Error('No Node 20 found for scenario 1: set NODE20 to a Node 20 binary.');
+}
 
 /** Version string of a Node binary. */
 export const nodeVersion = (bin) => execFileSync(bin, ['--version']).toString().trim();
