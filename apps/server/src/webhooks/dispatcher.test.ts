@@ -1,30 +1,18 @@
 import { WebhookDeliveryBodySchema } from '@customer-api/contract';
 import { eq } from 'drizzle-orm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { webhookDeliveries } from '../db/schema/index.js';
-import { useTestApp } from '../test/test-app.js';
-import { steppingClock, verifyBoth, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
+import { useWebhookTest, verifyBoth } from './testing/harness.js';
 
-const time = steppingClock();
-const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
-const h = webhookHelpers(t, time.clock);
-let receiver: TestReceiver;
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await h.stopAll();
-  await receiver.close();
-});
+const w = useWebhookTest();
+const { time, t, h } = w;
 
 describe('delivery', () => {
   it('delivers one page.version.created per new version, verified by both third-party verifiers', async () => {
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     const { page, audience, version } = await h.version();
     await h.dispatcher().runOnce();
-    const [got, ...more] = receiver.received;
+    const [got, ...more] = w.receiver.received;
     expect(more).toEqual([]);
     if (!got) throw new Error('nothing delivered');
     await verifyBoth(got, { spec: sub.signingSecret, standard: sub.signingSecret }, time.clock());
@@ -56,12 +44,12 @@ describe('delivery', () => {
     ]);
     // Fanned out and delivered once: running again sends nothing.
     await h.dispatcher().runOnce();
-    expect(receiver.received).toHaveLength(1);
+    expect(w.receiver.received).toHaveLength(1);
   });
 
   it('sends only the event types a subscription asked for, to subscribers that existed at the time', async () => {
-    const onlyPublished = await h.subscribe(receiver.url, { eventTypes: ['page.version.published'] });
-    const everything = await h.subscribe(receiver.url, { eventTypes: ['page.version.*'] });
+    const onlyPublished = await h.subscribe(w.receiver.url, { eventTypes: ['page.version.published'] });
+    const everything = await h.subscribe(w.receiver.url, { eventTypes: ['page.version.*'] });
     const { page, audience, version } = await h.version();
     const publish = await t.app.inject({
       method: 'POST',
@@ -78,7 +66,7 @@ describe('delivery', () => {
       (await t.seed.audience(other, otherPage.pageId)).audienceId,
     );
     await h.dispatcher().runOnce();
-    const late = await h.subscribe(receiver.url);
+    const late = await h.subscribe(w.receiver.url);
     await h.dispatcher().runOnce();
     const types = (id: string) => h.deliveries(id).then((ds) => ds.map((d) => d.eventType).sort());
     expect(await types(onlyPublished.webhookSubscriptionId)).toEqual(['page.version.published']);
@@ -87,14 +75,14 @@ describe('delivery', () => {
       'page.version.published',
     ]);
     expect(await types(late.webhookSubscriptionId)).toEqual([]);
-    expect(receiver.received).toHaveLength(3);
+    expect(w.receiver.received).toHaveLength(3);
   });
 });
 
 describe('the delivery log', () => {
   it('keeps the response of every attempt, truncated to 1,024 characters', async () => {
-    receiver.script({ status: 500, body: 'x'.repeat(5000) });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ status: 500, body: 'x'.repeat(5000) });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     await h.dispatcher().runOnce();
     const rows = await t.database.db
@@ -110,8 +98,8 @@ describe('the delivery log', () => {
 
 describe('retries', () => {
   it('retries after 500s on the configured schedule with jitter, then succeeds', async () => {
-    receiver.script({ status: 500, body: 'boom' }, { status: 502 });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ status: 500, body: 'boom' }, { status: 502 });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher();
     await d.runOnce();
@@ -130,13 +118,13 @@ describe('retries', () => {
     expect(delay).toBeLessThanOrEqual(1200 + 100);
     // Not due yet: nothing is sent before the schedule says so.
     await d.runOnce();
-    expect(receiver.received).toHaveLength(1);
+    expect(w.receiver.received).toHaveLength(1);
     time.advance(1300);
     await d.runOnce();
     time.advance(2500);
     await d.runOnce();
-    expect(receiver.received).toHaveLength(3);
-    expect(new Set(receiver.received.map((r) => r.eventId)).size).toBe(1);
+    expect(w.receiver.received).toHaveLength(3);
+    expect(new Set(w.receiver.received.map((r) => r.eventId)).size).toBe(1);
     log = await h.deliveries(sub.webhookSubscriptionId);
     expect(log.map((x) => [x.attempt, x.status, x.responseStatus])).toEqual([
       [3, 'succeeded', 200],
@@ -146,8 +134,8 @@ describe('retries', () => {
   });
 
   it('retries after a timeout', async () => {
-    receiver.script({ delayMs: 3000 });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ delayMs: 3000 });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher();
     await d.runOnce();
@@ -163,8 +151,8 @@ describe('retries', () => {
   });
 
   it('waits at least as long as Retry-After asks', async () => {
-    receiver.script({ status: 503, headers: { 'retry-after': '30' } });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ status: 503, headers: { 'retry-after': '30' } });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher();
     await d.runOnce();
@@ -174,15 +162,15 @@ describe('retries', () => {
     ).toBeGreaterThanOrEqual(30_000);
     time.advance(5000);
     await d.runOnce();
-    expect(receiver.received).toHaveLength(1);
+    expect(w.receiver.received).toHaveLength(1);
     time.advance(26_000);
     await d.runOnce();
-    expect(receiver.received).toHaveLength(2);
+    expect(w.receiver.received).toHaveLength(2);
   });
 
   it('gives up when the schedule is exhausted; recovery queues the event once more', async () => {
-    receiver.fallback = { status: 500 };
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.fallback = { status: 500 };
+    const sub = await h.subscribe(w.receiver.url);
     const since = time.clock().toISOString();
     await h.version();
     const d = h.dispatcher();
@@ -194,7 +182,7 @@ describe('retries', () => {
     expect(log.map((x) => x.attempt)).toEqual([4, 3, 2, 1]);
     expect(log.every((x) => x.status === 'failed')).toBe(true);
     expect(log[0]?.nextAttemptAt).toBeNull();
-    receiver.fallback = { status: 204 };
+    w.receiver.fallback = { status: 204 };
     const url = `/v0/webhook_subscriptions/${sub.webhookSubscriptionId}/recover`;
     const res = await t.app.inject({ method: 'POST', url, headers: t.auth(), payload: { since } });
     expect(res.statusCode, res.body).toBe(202);
@@ -205,14 +193,14 @@ describe('retries', () => {
     // Recovered events are not queued twice.
     const again = await t.app.inject({ method: 'POST', url, headers: t.auth(), payload: { since } });
     expect(again.json()).toEqual({ queued: 0 });
-    expect(receiver.received).toHaveLength(5);
+    expect(w.receiver.received).toHaveLength(5);
   });
 });
 
 describe('disabling', () => {
   it('disables a subscription on 410 Gone, without retries', async () => {
-    receiver.script({ status: 410 });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ status: 410 });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher();
     await d.runOnce();
@@ -227,7 +215,7 @@ describe('disabling', () => {
     expect(log).toEqual([
       expect.objectContaining({ status: 'failed', responseStatus: 410, nextAttemptAt: null }),
     ]);
-    expect(receiver.received).toHaveLength(1);
+    expect(w.receiver.received).toHaveLength(1);
     const redeliver = await t.app.inject({
       method: 'POST',
       url: `/v0/webhook_subscriptions/${sub.webhookSubscriptionId}/deliveries/${log[0]?.deliveryId}/redeliver`,
@@ -238,14 +226,14 @@ describe('disabling', () => {
   });
 
   it('disables a subscription after five days of continuous failure, and a success resets the count', async () => {
-    receiver.fallback = { status: 500 };
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.fallback = { status: 500 };
+    const sub = await h.subscribe(w.receiver.url);
     const d = h.dispatcher();
     const day = 24 * 3600 * 1000;
     await h.version();
     await d.runOnce();
     time.advance(3 * day);
-    receiver.script({ status: 200 });
+    w.receiver.script({ status: 200 });
     await d.runOnce();
     time.advance(1 * day);
     await h.version();

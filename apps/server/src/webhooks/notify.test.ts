@@ -1,21 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/test-app.js';
+import { describe, expect, it } from 'vitest';
 import { OUTBOX_CHANNEL } from './outbox.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
+import { useWebhookTest } from './testing/harness.js';
 
-const time = steppingClock();
-const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
-const h = webhookHelpers(t, time.clock);
-let receiver: TestReceiver;
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await h.stopAll();
-  await receiver.close();
-});
+const w = useWebhookTest();
+const { t, h } = w;
 
 /** A started dispatcher whose poll is a minute away: only a notification can make it deliver soon. */
 function listeningDispatcher() {
@@ -29,14 +17,14 @@ function listeningDispatcher() {
 
 describe('idle dispatchers wake on the outbox NOTIFY', () => {
   it('delivers an event committed while the dispatcher sleeps, long before its next poll', async () => {
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     listeningDispatcher();
     // Let the first poll find nothing and the dispatcher go to sleep.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(receiver.received).toHaveLength(0);
+    expect(w.receiver.received).toHaveLength(0);
     const started = Date.now();
     const { version } = await h.version();
-    const [got] = await receiver.waitFor(1, 10_000);
+    const [got] = await w.receiver.waitFor(1, 10_000);
     // The poll is a minute away: only the notification explains a delivery within seconds.
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(JSON.parse(got?.body ?? '{}').payload.versionId).toBe(version.versionId);

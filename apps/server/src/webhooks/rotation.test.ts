@@ -1,27 +1,9 @@
 import { verify } from '@octokit/webhooks-methods';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/test-app.js';
-import {
-  standardAccepts,
-  steppingClock,
-  verifyBoth,
-  WEBHOOK_TEST_ENV,
-  webhookHelpers,
-} from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
+import { describe, expect, it } from 'vitest';
+import { standardAccepts, useWebhookTest, verifyBoth } from './testing/harness.js';
 
-const time = steppingClock();
-const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
-const h = webhookHelpers(t, time.clock);
-let receiver: TestReceiver;
-
-beforeEach(async () => {
-  receiver = await startReceiver();
-});
-afterEach(async () => {
-  await h.stopAll();
-  await receiver.close();
-});
+const w = useWebhookTest();
+const { time, t, h } = w;
 
 const rotate = async (id: string) => {
   const res = await t.app.inject({
@@ -36,13 +18,13 @@ const rotate = async (id: string) => {
 
 describe('secret rotation', () => {
   it('signs with the old and the new secret for 24 hours, then with the new one only', async () => {
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     const oldSecret = sub.signingSecret;
     const newSecret = await rotate(sub.webhookSubscriptionId);
     const d = h.dispatcher();
     await h.version();
     await d.runOnce();
-    const [during] = receiver.received;
+    const [during] = w.receiver.received;
     if (!during) throw new Error('nothing delivered');
     expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(standardAccepts(during, newSecret, time.clock())).toBe(true);
@@ -53,7 +35,7 @@ describe('secret rotation', () => {
     time.advance(24 * 3600 * 1000 + 1000);
     await h.version();
     await d.runOnce();
-    const after = receiver.received[1];
+    const after = w.receiver.received[1];
     if (!after) throw new Error('nothing delivered after the overlap');
     expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
     await verifyBoth(after, { spec: newSecret, standard: newSecret }, time.clock());
@@ -64,7 +46,7 @@ describe('secret rotation', () => {
 
 describe('redelivery', () => {
   it('queues one more attempt of the same event, sent with the same event id', async () => {
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher();
     await d.runOnce();
@@ -82,7 +64,7 @@ describe('redelivery', () => {
       status: 'pending',
       responseStatus: null,
     });
-    receiver.script({ status: 500 });
+    w.receiver.script({ status: 500 });
     await d.runOnce();
     time.advance(10_000);
     await d.runOnce();
@@ -92,7 +74,7 @@ describe('redelivery', () => {
       [2, 'failed', null],
       [1, 'succeeded', null],
     ]);
-    expect(receiver.received.map((r) => r.eventId)).toEqual([done?.eventId, done?.eventId]);
+    expect(w.receiver.received.map((r) => r.eventId)).toEqual([done?.eventId, done?.eventId]);
     expect(
       (
         await t.app.inject({
@@ -106,21 +88,21 @@ describe('redelivery', () => {
 
 describe('SSRF guard in the dispatcher', () => {
   it('refuses to connect to loopback when insecure mode is off, and records why', async () => {
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     await h.dispatcher({ webhooks: { ...t.config.webhooks, allowInsecure: false } }).runOnce();
-    expect(receiver.received).toEqual([]);
+    expect(w.receiver.received).toEqual([]);
     const [, first] = await h.deliveries(sub.webhookSubscriptionId);
     expect(first).toMatchObject({ status: 'failed', responseStatus: null });
     expect(first?.error).toMatch(/127\.0\.0\.1 \(loopback\): refused/);
   });
 
   it('does not follow redirects', async () => {
-    receiver.script({ status: 307, headers: { location: `${receiver.url}/elsewhere` } });
-    const sub = await h.subscribe(receiver.url);
+    w.receiver.script({ status: 307, headers: { location: `${w.receiver.url}/elsewhere` } });
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     await h.dispatcher().runOnce();
-    expect(receiver.received).toHaveLength(1);
+    expect(w.receiver.received).toHaveLength(1);
     const [, first] = await h.deliveries(sub.webhookSubscriptionId);
     expect(first).toMatchObject({ status: 'failed', responseStatus: 307 });
   });
@@ -128,18 +110,18 @@ describe('SSRF guard in the dispatcher', () => {
 
 describe('secrets', () => {
   it('never appear in dispatcher logs or delivery records', async () => {
-    receiver.script({ status: 410 }, { status: 500 });
+    w.receiver.script({ status: 410 }, { status: 500 });
     const lines: string[] = [];
     const log = {
       info: (...args: unknown[]) => lines.push(JSON.stringify(args)),
       warn: (...args: unknown[]) => lines.push(JSON.stringify(args)),
       error: (...args: unknown[]) => lines.push(JSON.stringify(args)),
     };
-    const sub = await h.subscribe(receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     await h.version();
     const d = h.dispatcher({ log: log as never, pollIntervalMs: 10 });
     d.start();
-    await receiver.waitFor(1);
+    await w.receiver.waitFor(1);
     await d.stop();
     expect(lines.join('\n')).toContain(sub.webhookSubscriptionId);
     expect(lines.join('\n')).not.toContain(sub.signingSecret.slice(6));

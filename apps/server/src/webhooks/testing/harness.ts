@@ -5,11 +5,11 @@ import {
 } from '@customer-api/contract';
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
-import { expect, vi } from 'vitest';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { newId } from '../../lib/ids.js';
-import type { TestApp } from '../../test/test-app.js';
+import { type TestApp, useTestApp } from '../../test/test-app.js';
 import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
-import type { Received } from './receiver.js';
+import { type Received, startReceiver, type TestReceiver } from './receiver.js';
 
 /** Environment of the webhook test apps: loopback receivers, a short schedule, a short timeout. */
 export const WEBHOOK_TEST_ENV = {
@@ -115,4 +115,33 @@ export function standardAccepts(received: Received, secret: string, now: Date): 
   } finally {
     vi.useRealTimers();
   }
+}
+
+/**
+ * The common setup of a webhook test file: a test app on a stepping clock with the webhook
+ * environment, its helpers, and a fresh loopback receiver per test (closed after it, once every
+ * dispatcher the test started has stopped).
+ */
+export function useWebhookTest() {
+  const time = steppingClock();
+  const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+  const h = webhookHelpers(t, time.clock);
+  let current: TestReceiver | undefined;
+  beforeEach(async () => {
+    current = await startReceiver();
+  });
+  afterEach(async () => {
+    await h.stopAll();
+    await current?.close();
+  });
+  return {
+    time,
+    t,
+    h,
+    /** This test's receiver. */
+    get receiver(): TestReceiver {
+      if (!current) throw new Error('the receiver exists only while a test runs');
+      return current;
+    },
+  };
 }
