@@ -45,9 +45,9 @@ export type RowQuery = <Row>(name: string, text: string, values: unknown[]) => P
  * row mapping, which cost more CPU than the rest of a list request together. On PostgreSQL each
  * statement is a named prepared statement (parsed once per connection). On a transaction handle
  * it runs on the transaction's connection (drizzle's session client: a pool client, or PGlite's
- * transaction); `fast.test.ts` checks that. `undefined` when the handle has no usable client.
+ * transaction); `fast.test.ts` checks that. Throws for a handle without a usable client.
  */
-export function rowQuery(db: Db): RowQuery | undefined {
+export function rowQuery(db: Db): RowQuery {
   const client =
     (db as unknown as { session?: { client?: unknown } }).session?.client ??
     (db as { $client?: unknown }).$client;
@@ -60,5 +60,5 @@ export function rowQuery(db: Db): RowQuery | undefined {
     return async <Row>(_name: string, text: string, values: unknown[]) =>
       (await pglite.query<Row>(text, values)).rows;
   }
-  return undefined;
+  throw new Error('rowQuery: this database handle has no node-postgres or PGlite client');
 }

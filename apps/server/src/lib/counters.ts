@@ -1,7 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { rowQuery } from '../db/fast.js';
-import { tenantCounters } from '../db/schema/index.js';
 
 /**
  * Adds `delta` to a tenant's counter. Call it in the same transaction as the insert or delete it
@@ -11,32 +9,16 @@ const ADJUST_COUNTER = `INSERT INTO tenant_counters (tenant_id, scope, count) VA
   ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count`;
 
 export async function adjustCounter(db: Db, tenantId: string, scope: string, delta: number): Promise<void> {
-  const query = rowQuery(db);
-  if (query) {
-    await query('counter_adjust', ADJUST_COUNTER, [tenantId, scope, delta]);
-    return;
-  }
-  await db
-    .insert(tenantCounters)
-    .values({ tenantId, scope, count: delta })
-    .onConflictDoUpdate({
-      target: [tenantCounters.tenantId, tenantCounters.scope],
-      set: { count: sql`${tenantCounters.count} + ${delta}` },
-    });
+  await rowQuery(db)('counter_adjust', ADJUST_COUNTER, [tenantId, scope, delta]);
 }
 
 const READ_COUNTER = 'SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = $2';
 
 /** Reads a counter (0 when never written): one primary-key lookup, however many rows it counts. */
 export async function readCounter(db: Db, tenantId: string, scope: string): Promise<number> {
-  const query = rowQuery(db);
-  if (query) {
-    const [row] = await query<{ count: string | number }>('counter_read', READ_COUNTER, [tenantId, scope]);
-    return row ? Number(row.count) : 0;
-  }
-  const rows = await db
-    .select({ count: tenantCounters.count })
-    .from(tenantCounters)
-    .where(and(eq(tenantCounters.tenantId, tenantId), eq(tenantCounters.scope, scope)));
-  return rows[0]?.count ?? 0;
+  const [row] = await rowQuery(db)<{ count: string | number }>('counter_read', READ_COUNTER, [
+    tenantId,
+    scope,
+  ]);
+  return row ? Number(row.count) : 0;
 }

@@ -30,13 +30,7 @@ export async function findAccountByDomain(
   tenantId: string,
   domain: string,
 ): Promise<AccountRow | undefined> {
-  const query = rowQuery(db);
-  if (query) return (await query<AccountRow>('account_by_domain', BY_DOMAIN, [tenantId, domain]))[0];
-  const rows = await db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.tenantId, tenantId), eq(accounts.domain, domain)));
-  return rows[0];
+  return (await rowQuery(db)<AccountRow>('account_by_domain', BY_DOMAIN, [tenantId, domain]))[0];
 }
 
 /**

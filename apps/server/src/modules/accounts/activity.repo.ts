@@ -36,19 +36,11 @@ export async function findByIdempotencyKey(
   idempotencyKey: string,
 ): Promise<ActivityRow | undefined> {
   // Every account log with a key asks this first: a fixed prepared statement (see rowQuery).
-  const query = rowQuery(db);
-  if (query) {
-    const [row] = await query<ActivityRow>('activity_by_idempotency_key', BY_IDEMPOTENCY_KEY, [
-      tenantId,
-      idempotencyKey,
-    ]);
-    return row;
-  }
-  const rows = await db
-    .select()
-    .from(accountActivity)
-    .where(and(eq(accountActivity.tenantId, tenantId), eq(accountActivity.idempotencyKey, idempotencyKey)));
-  return rows[0];
+  const [row] = await rowQuery(db)<ActivityRow>('activity_by_idempotency_key', BY_IDEMPOTENCY_KEY, [
+    tenantId,
+    idempotencyKey,
+  ]);
+  return row;
 }
 
 /** Finds a tenant's activity item by id. */

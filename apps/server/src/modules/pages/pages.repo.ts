@@ -1,8 +1,8 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { rowQuery, selectList } from '../../db/fast.js';
 import { pages } from '../../db/schema/index.js';
-import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
+import type { KeysetPosition } from '../../lib/pagination.js';
 
 /** A stored page. */
 export type PageRow = typeof pages.$inferSelect;
@@ -44,30 +44,16 @@ export async function listPages(
   take: number,
   after?: KeysetPosition,
 ): Promise<PageRow[]> {
-  // The hottest read of the API: fixed prepared statements (see rowQuery), same SQL as below.
+  // The hottest read of the API: fixed prepared statements (see rowQuery).
   const query = rowQuery(db);
-  if (query) {
-    return after
-      ? query<PageRow>('pages_list_after', LIST_AFTER, [
-          tenantId,
-          take,
-          after.createdAt.toISOString(),
-          after.id,
-        ])
-      : query<PageRow>('pages_list_first', LIST_FIRST, [tenantId, take]);
-  }
-  return db
-    .select()
-    .from(pages)
-    .where(
-      and(
-        eq(pages.tenantId, tenantId),
-        isNull(pages.deletedAt),
-        after ? keysetAfter(pages.createdAt, pages.id, after) : undefined,
-      ),
-    )
-    .orderBy(desc(pages.createdAt), desc(pages.id))
-    .limit(take);
+  return after
+    ? query<PageRow>('pages_list_after', LIST_AFTER, [
+        tenantId,
+        take,
+        after.createdAt.toISOString(),
+        after.id,
+      ])
+    : query<PageRow>('pages_list_first', LIST_FIRST, [tenantId, take]);
 }
 
 /** Updates a tenant's page and returns it. */
