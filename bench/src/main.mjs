@@ -111,19 +111,18 @@ results.seconds = (Date.now() - startedAt) / 1000;
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
 // A full run of some scenarios (--only) replaces just those in the last full report, which then
 // says which scenarios were measured again and when.
+const rerun = ALL.filter((name) => only.has(name));
 const merged =
   values.only && !quick && existsSync(resultsFile(false))
-    ? {
-        ...JSON.parse(readFileSync(resultsFile(false), 'utf8')),
-        ...Object.fromEntries(ALL.filter((n) => only.has(n)).map((n) => [n, results[n]])),
-        versions: results.versions,
-      }
+    ? (() => {
+        const last = JSON.parse(readFileSync(resultsFile(false), 'utf8'));
+        return {
+          ...last,
+          ...Object.fromEntries(rerun.map((name) => [name, results[name]])),
+          versions: results.versions,
+          remeasured: { ...last.remeasured, ...Object.fromEntries(rerun.map((n) => [n, results.startedAt])) },
+        };
+      })()
     : results;
-if (merged !== results) {
-  merged.remeasured = {
-    ...merged.remeasured,
-    ...Object.fromEntries(ALL.filter((n) => only.has(n)).map((n) => [n, results.startedAt])),
-  };
-}
 writeFileSync(resultsFile(quick), `${JSON.stringify(merged, null, 2)}\n`);
 write(merged);

@@ -62,6 +62,16 @@ const TSCONFIG = {
 /** Where the consumer's third-party dependencies come from. */
 export type InstallSource = 'workspace' | 'registry';
 
+/** Creates an empty ESM consumer project in `dir`; returns `dir`. */
+function emptyProject(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
+  );
+  return dir;
+}
+
 /** A packed tarball, the workspace directory it was packed from, and its packed manifest. */
 export interface Packed {
   tarball: string;
@@ -101,10 +111,6 @@ async function installFromRegistry(dir: string, packed: Packed[]): Promise<void>
  */
 async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void> {
   const modules = join(dir, 'node_modules');
-  writeFileSync(
-    join(dir, 'package.json'),
-    JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-  );
   for (const { tarball, manifest } of packed) {
     const target = join(modules, manifest.name);
     mkdirSync(target, { recursive: true });
@@ -155,8 +161,7 @@ function closure(root: Packed, all: Packed[]): Packed[] {
  */
 async function checkEachAlone(dir: string, packed: Packed[]): Promise<void> {
   for (const pkg of packed) {
-    const alone = join(dir, pkg.manifest.name.replace(/[@/]/g, '_'));
-    mkdirSync(alone, { recursive: true });
+    const alone = emptyProject(join(dir, pkg.manifest.name.replace(/[@/]/g, '_')));
     await installFromWorkspace(alone, closure(pkg, packed));
     await run(
       process.execPath,
@@ -172,13 +177,8 @@ async function checkEachAlone(dir: string, packed: Packed[]): Promise<void> {
  * the workspace source, each package is also installed and imported on its own.
  */
 export async function checkConsumer(dir: string, packed: Packed[], from: InstallSource): Promise<void> {
-  const shared = join(dir, 'all');
-  mkdirSync(shared, { recursive: true });
+  const shared = emptyProject(join(dir, 'all'));
   if (from === 'registry') {
-    writeFileSync(
-      join(shared, 'package.json'),
-      JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-    );
     await installFromRegistry(shared, packed);
   } else {
     await installFromWorkspace(shared, packed);

@@ -10,11 +10,11 @@ describe('fixed statements on the database client', () => {
   it('run inside the transaction of a transaction handle: they see its writes, and roll back with it', async () => {
     const page = await t.seed.page(t.tenant);
     const read = async (db: typeof t.database.db) => {
-      const query = rowQuery(db);
-      if (!query) throw new Error('no runner');
-      const [row] = await query<{ name: string }>('test_page_name', 'SELECT name FROM pages WHERE id = $1', [
-        page.pageId,
-      ]);
+      const [row] = await rowQuery(db)<{ name: string }>(
+        'test_page_name',
+        'SELECT name FROM pages WHERE id = $1',
+        [page.pageId],
+      );
       return row?.name;
     };
     await t.database.db
@@ -30,7 +30,6 @@ describe('fixed statements on the database client', () => {
   it('return rows in the shape drizzle returns them', async () => {
     const page = await t.seed.page(t.tenant);
     const query = rowQuery(t.database.db);
-    if (!query) throw new Error('no runner');
     const [raw] = await query<Record<string, unknown>>(
       'test_page_by_id',
       `SELECT ${selectList(pages)} FROM pages WHERE id = $1`,

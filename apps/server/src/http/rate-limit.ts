@@ -46,16 +46,10 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     redis.on('error', () => {});
     const limiter = new RateLimiterRedis({ ...base, storeClient: redis, useRedisPackage: false });
-    const batching = new BatchingLimiter(limiter, options.max);
-    return {
-      store: 'redis',
+    return batched('redis', limiter, options.max, {
       ready: () => redisReady(redis),
-      consume: (key) => batching.consume(key),
-      close: async () => {
-        await batching.close();
-        redis.disconnect();
-      },
-    };
+      close: async () => redis.disconnect(),
+    });
   }
   if (options.pool) {
     const limiter = new RateLimiterPostgres({
@@ -66,13 +60,7 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
       tableCreated: true,
       clearExpiredByTimeout: false,
     });
-    const batching = new BatchingLimiter(limiter, options.max);
-    return {
-      store: 'postgres',
-      ready: async () => {},
-      consume: (key) => batching.consume(key),
-      close: () => batching.close(),
-    };
+    return batched('postgres', limiter, options.max, { ready: async () => {}, close: async () => {} });
   }
   return wrap('memory', new RateLimiterMemory(base), options.max, async () => {});
 }
@@ -120,6 +108,25 @@ function wrap(
         if (err instanceof RateLimiterRes) return decisionOf(err, max, false);
         throw new ServiceUnavailableError(undefined, { cause: err });
       }
+    },
+  };
+}
+
+/** A shared store behind a {@link BatchingLimiter}; `close` runs after the last counts are sent. */
+function batched(
+  store: RateLimiter['store'],
+  limiter: RateLimiterAbstract,
+  max: number,
+  lifecycle: Pick<RateLimiter, 'ready' | 'close'>,
+): RateLimiter {
+  const batching = new BatchingLimiter(limiter, max);
+  return {
+    store,
+    ready: lifecycle.ready,
+    consume: (key) => batching.consume(key),
+    close: async () => {
+      await batching.close();
+      await lifecycle.close();
     },
   };
 }
