@@ -58,9 +58,10 @@ process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
 // One build first, so that both programs start from complete output.
+// turbo from the workspace itself: no global pnpm or turbo is assumed.
 const built = spawnSync(
-  'pnpm',
-  ['exec', 'turbo', 'run', 'build', '--filter=@customer-api/server...', '--filter=@customer-api/mcp...'],
+  join(root, 'node_modules/.bin/turbo'),
+  ['run', 'build', '--filter=@customer-api/server...', '--filter=@customer-api/mcp...'],
   { cwd: root, stdio: 'inherit' },
 );
 if (built.status !== 0) process.exit(built.status ?? 1);

@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // One real API server (apps/server's CLI) for the run; see src/test/api-server.ts.
     globalSetup: ['src/test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A ceiling, not a budget: every package's tests run at once on two cores under `pnpm test`,
+    // and tests that start processes (servers, CLIs, packers) take seconds each there.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

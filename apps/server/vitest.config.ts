@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // One migrated PGlite dump shared by every test file (see src/test/global-setup.ts).
     globalSetup: ['src/test/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 60_000,
+    // A ceiling, not a budget: every package's tests run at once on two cores under `pnpm test`,
+    // and tests that start processes (servers, CLIs, packers) take seconds each there.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
   },
 });

@@ -24,7 +24,7 @@ const INSPECTOR = join(
 async function inspector(args: string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], {
     cwd: DIST,
-    timeout: 30_000,
+    timeout: 90_000,
   });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

@@ -33,7 +33,7 @@ describe('end to end over real HTTP', () => {
       database: testDb.database,
     });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.close();
     await testDb?.dispose();
@@ -157,6 +157,6 @@ describe.skipIf(!existsSync(mainJs) || settings.databaseUrl)(
       expect(again.totalCount).toBe(3);
       second.child.kill('SIGTERM');
       expect(await exited(second.child)).toBe(0);
-    }, 60_000);
+    });
   },
 );

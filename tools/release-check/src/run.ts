@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -56,10 +57,15 @@ export function runBin(pkg: string, bin: string, args: string[], cwd: string): P
 
 /**
  * Runs pnpm: the one running this script when there is one (`pnpm test` sets `npm_execpath`),
- * else the `pnpm` on PATH.
+ * else the version the root manifest's `packageManager` names, through npx, as the README does;
+ * a global pnpm is never assumed.
  */
 export function runPnpm(args: string[], cwd: string): Promise<string> {
   const execPath = process.env.npm_execpath;
   if (execPath && /pnpm/.test(execPath)) return run(process.execPath, [execPath, ...args], cwd);
-  return run('pnpm', args, cwd);
+  const root = join(packageDir, '..', '..');
+  const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    packageManager: string;
+  };
+  return run('npx', ['--yes', packageManager, ...args], cwd);
 }

@@ -46,7 +46,8 @@ async function createKey(env: NodeJS.ProcessEnv, tenant: string, scopes: string)
 }
 
 async function waitUntilReady(baseUrl: string, exited: () => string | undefined): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  // PGlite's cold start plus migrations takes tens of seconds on a loaded two-core machine.
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const failure = exited();
     if (failure) throw new Error(`The API server exited: ${failure}`);

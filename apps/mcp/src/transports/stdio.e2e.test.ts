@@ -86,7 +86,7 @@ describe('customer-api-mcp over stdio against the real server', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise((resolve) => child.stderr.once('data', resolve));
     child.stdin.end();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     expect(await exited).toBe(0);
     clearTimeout(timer);
   });

@@ -42,7 +42,7 @@ describe('customer-api CLI', () => {
     } else {
       env = { DATA_DIR: join(dir, 'data') };
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     await testDb?.dispose();
     await rm(dir, { recursive: true, force: true });
@@ -63,7 +63,7 @@ describe('customer-api CLI', () => {
     expect(second.tenantId).toBe(created.tenantId);
     expect(second.scopes).toEqual(['read', 'write']);
     expect(second.apiKey).not.toBe(created.apiKey);
-  }, 60_000);
+  });
 
   it('rejects bad arguments and bad configuration with a clear message', async () => {
     expect((await cli(['keys', 'create'], env)).err).toContain('--tenant');
@@ -81,7 +81,7 @@ describe('customer-api CLI', () => {
     const res = await cli(['seed', '--tenant', 'seeded'], env);
     expect(res.code, res.err).toBe(0);
     expect(JSON.parse(res.out)).toEqual({ tenantId: expect.stringMatching(/^tenant_/), pages: 3 });
-  }, 60_000);
+  });
 
   it('seed --accounts adds accounts in batches and keeps the counters exact', async () => {
     const res = await cli(['seed', '--tenant', 'bulk', '--accounts', '4500'], env);
@@ -112,7 +112,7 @@ describe('customer-api CLI', () => {
       expect(rejected.code).toBe(1);
       expect(rejected.err).toContain('--accounts takes a whole number');
     }
-  }, 60_000);
+  });
 
   it.skipIf(settings.databaseUrl)(
     'fails at once on a PGlite data directory another opener holds',

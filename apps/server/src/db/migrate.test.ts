@@ -33,5 +33,5 @@ describe.skipIf(!databaseUrl)('migrations on a PostgreSQL server', () => {
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();
     }
-  }, 60_000);
+  });
 });

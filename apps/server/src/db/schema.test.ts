@@ -31,5 +31,5 @@ describe('committed migrations', () => {
     } finally {
       await rm(out, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

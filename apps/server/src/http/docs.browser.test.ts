@@ -52,7 +52,7 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     tenant = await createSeeder(app, testDb.database.db).tenant();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await app?.close();

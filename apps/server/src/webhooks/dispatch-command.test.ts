@@ -54,7 +54,7 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     expect(await h.deliveries(sub.webhookSubscriptionId)).toEqual([
       expect.objectContaining({ status: 'succeeded', attempt: 1 }),
     ]);
-  }, 30_000);
+  });
 
   it('loses nothing when the process is killed (SIGKILL) mid-delivery: the attempt is sent again', async () => {
     const sub = await h.subscribe(receiver.url);
@@ -73,5 +73,5 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     expect(await h.deliveries(sub.webhookSubscriptionId)).toEqual([
       expect.objectContaining({ deliveryId: pending?.deliveryId, status: 'succeeded' }),
     ]);
-  }, 30_000);
+  });
 });

@@ -22,7 +22,7 @@ describe('accounts and friends end to end with @customer-api/client', () => {
     const baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     const tenant = await createSeeder(app, testDb.database.db).tenant();
     client = createClient({ baseUrl, apiKey: tenant.apiKey, validateResponses: true, maxRetries: 0 });
-  }, 60_000);
+  });
   afterAll(async () => {
     await client?.close();
     await app?.close();
