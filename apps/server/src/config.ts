@@ -55,6 +55,16 @@ const EnvSchema = z.object({
     .transform((value) => value === '1' || value === 'true'),
   WEBHOOKS_RETRY_SCHEDULE: retrySchedule,
   WEBHOOKS_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOKS_MAX_SUBSCRIPTIONS: positiveInt(16),
+  WEBHOOKS_CONCURRENCY: positiveInt(16),
+  WEBHOOKS_TENANT_CONCURRENCY: positiveInt(4),
+  DATABASE_POOL_SIZE: positiveInt(10, 2),
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000, 100),
+  TENANT_DB_CONCURRENCY: positiveInt(4),
+  TENANT_DB_QUEUE_MS: positiveInt(1_000, 0),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 100),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 100),
+  HTTP_IDLE_TIMEOUT_MS: positiveInt(60_000, 100),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -70,12 +80,40 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: string;
   rateLimit: { max: number; windowMs: number };
+  database: {
+    /** Connections of the PostgreSQL pool (`DATABASE_POOL_SIZE`). */
+    poolSize: number;
+    /** Longest a request's statement may run before PostgreSQL cancels it. */
+    statementTimeoutMs: number;
+  };
+  /** One tenant's share of the database (the bulkhead in front of the pool). */
+  tenantShare: {
+    /** Database connections one tenant's requests may hold at once (at most the pool size). */
+    dbConcurrency: number;
+    /** How long a request waits for its tenant's share before it is answered 429. */
+    queueMs: number;
+  };
+  /** Connection timeouts of the HTTP server. */
+  http: {
+    /** Complete request headers must arrive within this. */
+    headersTimeoutMs: number;
+    /** The complete request (headers and body) must arrive within this. */
+    requestTimeoutMs: number;
+    /** A connection with no traffic at all is closed after this. */
+    idleTimeoutMs: number;
+  };
   webhooks: {
     allowInsecure: boolean;
     retryScheduleSeconds: number[];
     timeoutMs: number;
     /** Whether `serve`/`start` run a dispatcher in the server process (`WEBHOOKS_DISPATCHER`). */
     dispatchInServer: boolean;
+    /** Subscriptions one tenant may have; one more is 409 CONFLICT. */
+    maxSubscriptions: number;
+    /** Attempts one dispatcher process sends at once. */
+    concurrency: number;
+    /** Attempts of one tenant one dispatcher process sends at once (its fair share). */
+    tenantConcurrency: number;
   };
 }
 
@@ -109,11 +147,24 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    database: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
+    tenantShare: {
+      dbConcurrency: Math.min(e.TENANT_DB_CONCURRENCY, e.DATABASE_POOL_SIZE),
+      queueMs: e.TENANT_DB_QUEUE_MS,
+    },
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+    },
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
       dispatchInServer: e.WEBHOOKS_DISPATCHER,
+      maxSubscriptions: e.WEBHOOKS_MAX_SUBSCRIPTIONS,
+      concurrency: e.WEBHOOKS_CONCURRENCY,
+      tenantConcurrency: Math.min(e.WEBHOOKS_TENANT_CONCURRENCY, e.WEBHOOKS_CONCURRENCY),
     },
   };
 }
