@@ -79,6 +79,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    // The fair claim (webhooks/lease.repo.ts) skip-scans it for the (tenant, subscription) pairs
+    // with pending attempts, then reads each pair's oldest due ones.
+    index('webhook_deliveries_pending_idx')
+      .on(t.tenantId, t.subscriptionId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
