@@ -1,12 +1,14 @@
+import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { contract, type OperationName } from '@customer-api/contract';
 import { type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
 import { readSetting } from './db/settings.js';
+import { TenantShare } from './db/tenant-share.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerDocs } from './http/docs.js';
@@ -18,6 +20,8 @@ import {
   ServiceUnavailableError,
   toDomainError,
 } from './http/errors.js';
+import { registerJsonParser } from './http/json-body.js';
+import { serializeRequest } from './http/log-redaction.js';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { genRequestId, registerRequestId } from './http/request-id.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -78,13 +82,31 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     cursors: new CursorCodec(secret),
     config,
   };
-  await app.register(async (scope) => registerApi(scope, deps, rateLimiter));
+  const share = new TenantShare({
+    concurrency: config.tenantShare.dbConcurrency,
+    queueMs: config.tenantShare.queueMs,
+  });
+  database.useTenantShare(share);
+  await app.register(async (scope) => registerApi(scope, deps, { rateLimiter, share }));
   return app;
 }
 
-function fastifyOptions(config: Config): FastifyServerOptions {
+function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
+  const { headersTimeoutMs, requestTimeoutMs, idleTimeoutMs } = config.http;
   return {
-    logger: { level: config.logLevel, redact: ['req.headers["x-api-key"]'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers["x-api-key"]'],
+      serializers: { req: serializeRequest },
+    },
+    // Every connection is bounded: headers, the whole request (a trickled body), and silence.
+    // Node checks the first two every `connectionsCheckingInterval`, so that is kept short.
+    http: {
+      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+    },
+    requestTimeout: requestTimeoutMs,
+    connectionTimeout: idleTimeoutMs,
     genReqId: genRequestId,
     requestIdHeader: false,
     bodyLimit: BODY_LIMIT,
@@ -114,24 +136,17 @@ function registerDraining(app: FastifyInstance): void {
   });
 }
 
-/** JSON bodies: an empty body reads as absent (restore endpoints accept it as `{}`). */
-function registerJsonParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    return parseJson(request, text, done);
-  });
-}
-
 /**
  * Registers only the implemented operations, in a child scope: @ts-rest/fastify sets its own
  * error handler on the instance it gets, and ours forwards to the root handler. Operations no
  * module implements are unknown routes (404).
  */
-function registerApi(scope: FastifyInstance, deps: AppDeps, rateLimiter: RateLimiter): void {
-  registerAuth(scope, { resolveKey: createKeyResolver(deps.db), rateLimiter });
+function registerApi(
+  scope: FastifyInstance,
+  deps: AppDeps,
+  limits: { rateLimiter: RateLimiter; share: TenantShare },
+): void {
+  registerAuth(scope, { resolveKey: createKeyResolver(deps.db), ...limits });
   scope.addHook('preValidation', async (request) => {
     // An absent body on a POST is the empty object (decided: clients may omit `{}`).
     if (request.method === 'POST' && request.body === undefined) request.body = {};

@@ -122,6 +122,11 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/** A URL's password replaced by `***` (`scheme://user:***@host`), so start-up errors never print it. */
+export function maskCredentials(value: string): string {
+  return value.replace(/(\/\/[^/@\s]*?:)[^/@\s]*@/g, '$1***@');
+}
+
 /**
  * Parses the environment into a {@link Config}. This is the only reader of `process.env`:
  * everything else receives the parsed config. Every bad variable is reported at once.
@@ -131,7 +136,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
-      return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`;
+      return `  ${name}=${JSON.stringify(maskCredentials(env[name] ?? ''))}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }

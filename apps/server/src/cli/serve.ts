@@ -14,7 +14,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
  * or SIGINT stops accepting, finishes in-flight requests and closes the database.
  */
 export async function commandServe(config: Config, io: CliIo, options: { demo: boolean }): Promise<number> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.database.poolSize,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {

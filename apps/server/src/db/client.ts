@@ -7,6 +7,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
+import type { TenantShare } from './tenant-share.js';
 
 /** The database schema (every table). */
 export type Schema = typeof schema;
@@ -30,6 +31,12 @@ export interface Database {
    * notifications sent while it is down are lost, so callers keep a slower poll as a fallback.
    */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Puts the bulkhead in front of the database: from now on, work running inside
+   * `share.run(tenantId, …)` holds at most the tenant's share of connections (PostgreSQL) or of
+   * queued statements (PGlite, one connection). `buildApp` installs it for the API's requests.
+   */
+  useTenantShare(share: TenantShare): void;
   close(): Promise<void>;
 }
 
@@ -41,16 +48,64 @@ export interface DatabaseLocation {
   dataDir?: string | undefined;
   /** In-memory PGlite only: start from this dump (`dumpDataDir`) instead of an empty cluster. */
   loadDataDir?: Blob | undefined;
+  /** PostgreSQL: connections in the pool (default 10). */
+  poolSize?: number | undefined;
+  /**
+   * PostgreSQL: every statement of the pool's connections is cancelled after this long (SQLSTATE
+   * 57014), so no request can hold a connection and a core for longer. Unset: no limit (the CLI).
+   */
+  statementTimeoutMs?: number | undefined;
 }
 
 /** Opens PostgreSQL when a URL is given, else PGlite (on disk in `dataDir`, or in memory). */
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
-  if (location.databaseUrl) return openPostgres(location.databaseUrl);
+  if (location.databaseUrl) return openPostgres(location.databaseUrl, location);
   return openPglite(location.dataDir, location.loadDataDir);
 }
 
-function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+/**
+ * A pool whose checkouts first take a unit of the current tenant's share (when one is set), and
+ * give it back on release. `pool.query` checks out through `connect` too, and drizzle opens its
+ * transactions with `connect`, so every statement of a request passes here.
+ */
+class SharedPool extends pg.Pool {
+  share: TenantShare | undefined;
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise or callback) in one body.
+  override connect(callback?: any): any {
+    const share = this.share;
+    if (!share) return super.connect(callback);
+    const checkout = share.acquire().then(async (release) => {
+      let client: pg.PoolClient;
+      try {
+        client = await super.connect();
+      } catch (err) {
+        release();
+        throw err;
+      }
+      const releaseClient = client.release.bind(client);
+      client.release = (err?: Error | boolean) => {
+        release();
+        return releaseClient(err);
+      };
+      return client;
+    });
+    if (!callback) return checkout;
+    checkout.then(
+      (client) => callback(undefined, client, client.release),
+      (err) => callback(err),
+    );
+    return undefined;
+  }
+}
+
+function openPostgres(url: string, location: DatabaseLocation): Database {
+  const pool = new SharedPool({
+    connectionString: url,
+    max: location.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(location.statementTimeoutMs ? { statement_timeout: location.statementTimeoutMs } : {}),
+  });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on('error', () => {});
   // Nor a checked-out one (e.g. idle inside a transaction when PostgreSQL shuts down, 57P01):
@@ -70,6 +125,9 @@ function openPostgres(url: string): Database {
       await pool.query('SELECT 1');
     },
     listen: (channel, onNotify) => listenPostgres(url, channel, onNotify),
+    useTenantShare: (share) => {
+      pool.share = share;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
@@ -108,6 +166,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
         if (!client.closed) await unlisten();
       };
     },
+    useTenantShare: (share) => shareStatements(client, share),
     close: async () => {
       if (!client.closed) await client.close();
       release();
@@ -167,4 +226,23 @@ async function listenPostgres(
     clearTimeout(retry);
     await client?.end().catch(() => {});
   };
+}
+
+/**
+ * PGlite runs one statement at a time for everyone; the share bounds how many of the queue's
+ * places one tenant takes, so another tenant's statement waits behind at most that many. Its
+ * transactions run on private methods, so one request's transaction takes one unit.
+ */
+function shareStatements(client: PGlite, share: TenantShare): void {
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const original = client[method].bind(client) as (...args: unknown[]) => Promise<unknown>;
+    (client as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+      const release = await share.acquire();
+      try {
+        return await original(...args);
+      } finally {
+        release();
+      }
+    };
+  }
 }

@@ -33,6 +33,17 @@ function* causeChain(err: unknown): Generator<Record<string, unknown>> {
   }
 }
 
+/** The first error of class `type` in the cause chain (drizzle wraps what the pool throws). */
+export function causeOf<T>(err: unknown, type: abstract new (...args: never[]) => T): T | undefined {
+  for (const e of causeChain(err)) if (e instanceof type) return e as T;
+  return undefined;
+}
+
+/** True when PostgreSQL cancelled the statement (SQLSTATE 57014: the pool's `statement_timeout`). */
+export function isStatementTimeout(err: unknown): boolean {
+  return pgErrorOf(err)?.code === '57014';
+}
+
 /** Finds the driver error (with a SQLSTATE `code`) inside a possibly wrapped error. */
 export function pgErrorOf(err: unknown): PgErrorInfo | undefined {
   for (const e of causeChain(err)) {

@@ -29,6 +29,8 @@ export async function runMigrations(database: Database): Promise<void> {
   }
   const client = await database.pool.connect();
   try {
+    // A migration may rewrite a large table: the serving pool's statement timeout is not for it.
+    await client.query('SET statement_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       const db = drizzlePg({ client });
@@ -38,6 +40,7 @@ export async function runMigrations(database: Database): Promise<void> {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
+    await client.query('RESET statement_timeout').catch(() => {});
     client.release();
   }
 }

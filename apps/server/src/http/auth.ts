@@ -1,4 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TenantShare } from '../db/tenant-share.js';
+import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { enforceRateLimit, type RateLimiter } from './rate-limit.js';
@@ -18,30 +20,67 @@ export function requireAuth(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/** What {@link registerAuth} needs. */
+export interface AuthDeps {
+  resolveKey: KeyResolver;
+  rateLimiter: RateLimiter;
+  /** The database share the rest of an authenticated request runs under. */
+  share: TenantShare;
+}
+
 /**
  * Authenticates every request of the scope it is registered in, then applies the rate limit
  * (per key; per client address while unauthenticated, which also slows key guessing), then
  * the tenant and scope rules: multi-tenant keys are refused everywhere, read-only keys on writes.
+ * The handler then runs as its tenant, so its database work counts against the tenant's share.
  */
-export function registerAuth(
-  app: FastifyInstance,
-  deps: { resolveKey: (secret: string) => Promise<AuthContext | undefined>; rateLimiter: RateLimiter },
-): void {
+export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
-    const header = request.headers['x-api-key'];
-    const secret = typeof header === 'string' ? header.trim() : '';
-    const auth = secret ? await deps.resolveKey(secret) : undefined;
-    if (!auth) {
-      await enforceRateLimit(deps.rateLimiter, `ip:${request.ip}`, reply);
-      throw new UnauthorizedError(
-        secret ? 'The API key is not valid.' : 'Missing API key: send it in the x-api-key header.',
-      );
-    }
-    await enforceRateLimit(deps.rateLimiter, `key:${auth.keyId}`, reply);
-    if (auth.multiTenant)
-      throw new ForbiddenError('Multi-tenant API keys are not accepted; use a key of one tenant.');
-    const needed = READ_METHODS.has(request.method) ? 'read' : 'write';
-    if (!auth.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the ${needed} scope.`);
-    request.auth = auth;
+    request.auth = await authenticate(request, reply, deps);
   });
+  // After body parsing (whose stream events lose the async context), right before the handler.
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (request.auth) deps.share.run(request.auth.tenantId, done);
+    else done();
+  });
+}
+
+async function authenticate(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: AuthDeps,
+): Promise<AuthContext> {
+  const header = request.headers['x-api-key'];
+  const secret = typeof header === 'string' ? header.trim() : '';
+  const addressKey = `ip:${request.ip}`;
+  let auth = secret ? deps.resolveKey.peek(secret) : undefined;
+  if (auth === null) {
+    // An address that spent its window on bad keys is refused before its next guess costs a query.
+    if (deps.rateLimiter.exhausted(addressKey)) await refuseUnauthenticated(deps, addressKey, reply, secret);
+    auth = await deps.resolveKey(secret);
+  }
+  if (!auth) return refuseUnauthenticated(deps, addressKey, reply, secret);
+  await enforceRateLimit(deps.rateLimiter, `key:${auth.keyId}`, reply);
+  if (auth.multiTenant)
+    throw new ForbiddenError('Multi-tenant API keys are not accepted; use a key of one tenant.');
+  const needed = READ_METHODS.has(request.method) ? 'read' : 'write';
+  if (!auth.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the ${needed} scope.`);
+  return auth;
+}
+
+/**
+ * 401 (or 429 once the address's window is spent), and the connection is closed after the
+ * answer: a client without a valid key gets nothing from keeping it open.
+ */
+async function refuseUnauthenticated(
+  deps: AuthDeps,
+  addressKey: string,
+  reply: FastifyReply,
+  secret: string,
+): Promise<never> {
+  reply.header('connection', 'close');
+  await enforceRateLimit(deps.rateLimiter, addressKey, reply);
+  throw new UnauthorizedError(
+    secret ? 'The API key is not valid.' : 'Missing API key: send it in the x-api-key header.',
+  );
 }

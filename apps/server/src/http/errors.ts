@@ -7,7 +7,8 @@ import {
 } from '@customer-api/contract';
 import { RequestValidationError } from '@ts-rest/fastify';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable, isDataException } from '../db/errors.js';
+import { causeOf, isDatabaseUnavailable, isDataException, isStatementTimeout } from '../db/errors.js';
+import { TenantShareExceeded } from '../db/tenant-share.js';
 
 /** Base of every error the service answers on purpose; the root handler turns it into the error object. */
 export class DomainError extends Error {
@@ -68,13 +69,21 @@ export class ValidationError extends DomainError {
 
 /** 429 RATE_LIMITED. */
 export class RateLimitedError extends DomainError {
-  constructor(details: RateLimitDetails) {
-    super(
-      'RATE_LIMITED',
-      `Rate limit of ${details.limit} requests per window exceeded; retry in ${details.retryAfter} s.`,
-      details,
-    );
+  constructor(
+    details: RateLimitDetails,
+    message = `Rate limit of ${details.limit} requests per window exceeded; retry in ${details.retryAfter} s.`,
+  ) {
+    super('RATE_LIMITED', message, details);
   }
+}
+
+/** 429 for a tenant whose share of the database stayed used up for the whole queue wait. */
+function tenantShareError(err: TenantShareExceeded): RateLimitedError {
+  const retryAfter = Math.max(1, Math.ceil(err.retryAfterMs / 1000));
+  return new RateLimitedError(
+    { limit: err.limit, remaining: 0, resetTime: Date.now() + err.retryAfterMs, retryAfter },
+    `This tenant already runs ${err.limit} database operations at once (its share); retry in ${retryAfter} s or send fewer requests in parallel.`,
+  );
 }
 
 /** 503 SERVICE_UNAVAILABLE. */
@@ -124,6 +133,14 @@ function fromFastifyError(err: FastifyError): DomainError | undefined {
       'content-type',
     ]);
   }
+  if (err instanceof SyntaxError && err.message.includes('forbidden prototype property')) {
+    return ValidationError.of(
+      'body',
+      'The JSON body contains a "__proto__" key or a "constructor" object with a "prototype" key; these keys are reserved and not accepted.',
+    );
+  }
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
+    return ValidationError.of('path', 'A path parameter is longer than 100 characters; no id is that long.');
   if (
     err instanceof SyntaxError ||
     err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
@@ -145,6 +162,16 @@ function fromFastifyError(err: FastifyError): DomainError | undefined {
 export function toDomainError(err: unknown): DomainError {
   if (err instanceof DomainError) return err;
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
+  const wrapped = causeOf(err, DomainError);
+  if (wrapped) return wrapped;
+  const share = causeOf(err, TenantShareExceeded);
+  if (share) return tenantShareError(share);
+  if (isStatementTimeout(err)) {
+    return new ServiceUnavailableError(
+      'The request needed more database time than one request may use; narrow it (for example a longer search text) or retry later.',
+      { cause: err },
+    );
+  }
   if (isDatabaseUnavailable(err)) return new ServiceUnavailableError(undefined, { cause: err });
   if (isDataException(err))
     return ValidationError.of(

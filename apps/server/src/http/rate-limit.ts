@@ -23,6 +23,11 @@ export interface RateLimiter {
   /** Resolves once the store accepts commands (rejects when Redis cannot be reached at start). */
   ready(): Promise<void>;
   consume(key: string): Promise<RateLimitDecision>;
+  /**
+   * True while this process knows `key`'s window is used up (it answered it 429 and the window
+   * has not ended): a caller may refuse work before spending anything on the request.
+   */
+  exhausted(key: string): boolean;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,10 @@ export interface RateLimitOptions {
  * PostgreSQL server several processes may run, so counters go to Redis or PostgreSQL.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
+  return rememberExhausted(createStoreLimiter(options));
+}
+
+function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhausted'> {
   const base = { points: options.max, duration: options.windowMs / 1000, keyPrefix: 'rl' };
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
@@ -91,12 +100,44 @@ function decisionOf(res: RateLimiterRes, max: number, allowed: boolean): RateLim
   };
 }
 
+/**
+ * Answers a key whose window is known to be used up from memory until the window ends: a window
+ * only fills up, so the answer cannot change, and a caller flooding past its limit (or garbage
+ * keys from one address) then costs no round trip to Redis or PostgreSQL. Bounded like the
+ * batching windows; an evicted key simply asks the store again.
+ */
+function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'>): RateLimiter {
+  const refused = new Map<string, RateLimitDecision>();
+  const current = (key: string): RateLimitDecision | undefined => {
+    const decision = refused.get(key);
+    if (!decision) return undefined;
+    const msLeft = decision.resetTime - Date.now();
+    if (msLeft > 0) return { ...decision, retryAfter: Math.max(1, Math.ceil(msLeft / 1000)) };
+    refused.delete(key);
+    return undefined;
+  };
+  return {
+    ...limiter,
+    exhausted: (key) => current(key) !== undefined,
+    consume: async (key) => {
+      const known = current(key);
+      if (known) return known;
+      const decision = await limiter.consume(key);
+      if (!decision.allowed) {
+        if (refused.size >= MAX_WINDOWS) refused.delete(refused.keys().next().value as string);
+        refused.set(key, decision);
+      }
+      return decision;
+    },
+  };
+}
+
 function wrap(
   store: RateLimiter['store'],
   limiter: RateLimiterAbstract,
   max: number,
   close: () => Promise<void>,
-): RateLimiter {
+): Omit<RateLimiter, 'exhausted'> {
   return {
     store,
     close,
@@ -118,7 +159,7 @@ function batched(
   limiter: RateLimiterAbstract,
   max: number,
   lifecycle: Pick<RateLimiter, 'ready' | 'close'>,
-): RateLimiter {
+): Omit<RateLimiter, 'exhausted'> {
   const batching = new BatchingLimiter(limiter, max);
   return {
     store,

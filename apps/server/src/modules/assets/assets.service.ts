@@ -13,6 +13,7 @@ import { adjustCounter, readCounter } from '../../lib/counters.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import * as repo from './assets.repo.js';
+import { assertSearchable } from './trash-search.js';
 
 /** Dependencies of asset operations. */
 export interface AssetsDeps {
@@ -107,6 +108,7 @@ export async function listTrashedAssets(
   query: z.output<typeof ListTrashedAssetsQuerySchema>,
 ): Promise<Paginated<Asset>> {
   const filter: repo.TrashFilter = { tenantId, assetType: query.assetType, query: query.query };
+  await assertSearchable(deps.db, tenantId, query.query, trashCounter());
   return keysetPage({
     cursors: deps.cursors,
     binding: {

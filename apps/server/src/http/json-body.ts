@@ -1,0 +1,57 @@
+import type { FastifyInstance } from 'fastify';
+import { ValidationError } from './errors.js';
+
+/** Deepest nesting of arrays and objects a request body may have (DESIGN: 64). */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_OBJECT = 0x7b;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_OBJECT = 0x7d;
+const CLOSE_ARRAY = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * The deepest nesting of `text`, counted on the raw text before parsing: a body nested
+ * thousands of levels deep would otherwise overflow the stack of every recursive walk after
+ * the parser (hashing, serialising). Brackets inside strings do not count. Stops early once
+ * past `limit`.
+ */
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i += 1;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) depth -= 1;
+  }
+  return false;
+}
+
+/**
+ * JSON bodies: an empty body reads as absent (restore endpoints accept it as `{}`); nesting
+ * deeper than {@link MAX_JSON_DEPTH} is 400 before parsing. Fastify's parser (secure-json-parse)
+ * still refuses `__proto__` keys and `constructor.prototype`, which would otherwise reach
+ * code that copies objects; the error handler names them.
+ */
+export function registerJsonParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+      return done(
+        ValidationError.of('body', `The JSON body is nested deeper than ${MAX_JSON_DEPTH} levels.`),
+        undefined,
+      );
+    }
+    return parseJson(request, text, done);
+  });
+}
