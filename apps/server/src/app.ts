@@ -42,6 +42,8 @@ export interface BuildAppOptions {
   ids?: IdSource;
   /** Defaults to the store the configuration implies (memory, PostgreSQL or Redis). */
   rateLimiter?: RateLimiter;
+  /** Defaults to the configuration's `tenantShare` limits. */
+  tenantShare?: TenantShare;
 }
 
 const openApiDocument: unknown = createRequire(import.meta.url)('@customer-api/contract/openapi.json');
@@ -82,10 +84,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     cursors: new CursorCodec(secret),
     config,
   };
-  const share = new TenantShare({
-    concurrency: config.tenantShare.dbConcurrency,
-    queueMs: config.tenantShare.queueMs,
-  });
+  const share =
+    options.tenantShare ??
+    new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
   database.useTenantShare(share);
   await app.register(async (scope) => registerApi(scope, deps, { rateLimiter, share }));
   return app;

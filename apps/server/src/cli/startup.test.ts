@@ -12,7 +12,8 @@ describe('start-up with a bad configuration (the built CLI as a process)', () =>
       PATH: process.env.PATH,
       PORT: 'eighty',
       HOST: '',
-      DATABASE_URL: 'mysql://localhost/db',
+      DATABASE_URL: 'mysql://admin:hunter2@localhost/db',
+      REDIS_URL: 'http://cache:s3cret-pw@localhost:6379',
       RATE_LIMIT_MAX: '-1',
       WEBHOOKS_RETRY_SCHEDULE: '1,soon',
       LOG_LEVEL: 'loud',
@@ -30,5 +31,9 @@ describe('start-up with a bad configuration (the built CLI as a process)', () =>
     }
     expect(stderr).toContain('must start with postgres:// or postgresql://');
     expect(stderr).not.toMatch(/\n\s+at /);
+    // The bad URLs are named, their passwords are not.
+    expect(stderr).toContain('mysql://admin:***@localhost/db');
+    expect(stderr).not.toContain('hunter2');
+    expect(stderr).not.toContain('s3cret-pw');
   });
 });

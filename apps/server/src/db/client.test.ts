@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
+import { toDomainError } from '../http/errors.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { openDatabase } from './client.js';
 import { isDatabaseUnavailable } from './errors.js';
 
 const settings = loadTestSettings();
@@ -40,6 +42,32 @@ describe.skipIf(!settings.databaseUrl)('PostgreSQL connections lost while checke
       await expect(testDb.database.ping()).resolves.toBeUndefined();
     } finally {
       await admin.end();
+    }
+  });
+});
+
+describe.skipIf(!settings.databaseUrl)('PostgreSQL statement timeout', () => {
+  let testDb: TestDatabase;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(settings.databaseUrl);
+  });
+  afterAll(async () => {
+    await testDb?.dispose();
+  });
+
+  it('cancels a statement that runs too long; the request gets 503 saying why, and the pool goes on', async () => {
+    const database = await openDatabase({ databaseUrl: testDb.url, statementTimeoutMs: 200 });
+    try {
+      const failure = await database.db.execute(sql`SELECT pg_sleep(5)`).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      const answer = toDomainError(failure);
+      expect(answer.code).toBe('SERVICE_UNAVAILABLE');
+      expect(answer.message).toMatch(/more database time than one request may use/);
+      await expect(database.ping()).resolves.toBeUndefined();
+    } finally {
+      await database.close();
     }
   });
 });

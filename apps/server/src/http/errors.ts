@@ -133,12 +133,6 @@ function fromFastifyError(err: FastifyError): DomainError | undefined {
       'content-type',
     ]);
   }
-  if (err instanceof SyntaxError && err.message.includes('forbidden prototype property')) {
-    return ValidationError.of(
-      'body',
-      'The JSON body contains a "__proto__" key or a "constructor" object with a "prototype" key; these keys are reserved and not accepted.',
-    );
-  }
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH')
     return ValidationError.of('path', 'A path parameter is longer than 100 characters; no id is that long.');
   if (

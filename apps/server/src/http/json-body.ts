@@ -52,6 +52,26 @@ export function registerJsonParser(app: FastifyInstance): void {
         undefined,
       );
     }
-    return parseJson(request, text, done);
+    return parseJson(request, text, (err, value) => {
+      // Fastify's parser reports every failure alike; valid JSON failing it holds a reserved key.
+      if (err && isJson(text)) return done(reservedKeyError(), undefined);
+      return done(err, value);
+    });
   });
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function reservedKeyError(): ValidationError {
+  return ValidationError.of(
+    'body',
+    'The JSON body contains a "__proto__" key or a "constructor" object with a "prototype" key; these keys are reserved and not accepted.',
+  );
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig, loadTestSettings } from '../config.js';
 import type { Database } from '../db/client.js';
+import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { Clock } from '../lib/clock.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
@@ -17,6 +18,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
   rateLimiter?: (database: Database, config: Config) => RateLimiter;
+  /** The app's database share (a test holding a tenant's units). */
+  tenantShare?: TenantShare;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -58,6 +61,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       database: t.database,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.rateLimiter ? { rateLimiter: options.rateLimiter(t.database, t.config) } : {}),
+      ...(options.tenantShare ? { tenantShare: options.tenantShare } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);
