@@ -79,8 +79,11 @@ export const webhookDeliveries = pgTable(
   (t) => [
     index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
-    // The fair claim (webhooks/lease.repo.ts) skip-scans it for the (tenant, subscription) pairs
-    // with pending attempts, then reads each pair's oldest due ones.
+    // The fair claim (webhooks/lease.repo.ts) skip-scans these: the first for each tenant's
+    // earliest pending attempt, the second for a tenant's subscriptions and their oldest attempts.
+    index('webhook_deliveries_pending_tenant_idx')
+      .on(t.tenantId, t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     index('webhook_deliveries_pending_idx')
       .on(t.tenantId, t.subscriptionId, t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
