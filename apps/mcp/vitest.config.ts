@@ -8,6 +8,6 @@ export default defineConfig({
     // A ceiling, not a budget: every package's tests run at once on two cores under `pnpm test`,
     // and tests that start processes (servers, CLIs, packers) take seconds each there.
     testTimeout: 120_000,
-    hookTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

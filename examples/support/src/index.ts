@@ -37,7 +37,7 @@ export async function freePort(): Promise<number> {
 
 async function waitUntilReady(baseUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
   // Generous: in CI every package's tests start at once on two cores, and PGlite starts slowly then.
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${stderr()}`);
     const ready = await fetch(`${baseUrl}/readyz`).then(

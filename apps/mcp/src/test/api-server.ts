@@ -47,7 +47,7 @@ async function createKey(env: NodeJS.ProcessEnv, tenant: string, scopes: string)
 
 async function waitUntilReady(baseUrl: string, exited: () => string | undefined): Promise<void> {
   // PGlite's cold start plus migrations takes tens of seconds on a loaded two-core machine.
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
     const failure = exited();
     if (failure) throw new Error(`The API server exited: ${failure}`);

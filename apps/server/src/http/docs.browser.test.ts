@@ -89,7 +89,7 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     await operation.locator('button.try-out__btn').click();
     await operation.locator('button.execute').click();
     const status = operation.locator('.live-responses-table .response .response-col_status');
-    await status.waitFor({ timeout: 15_000 });
+    await status.waitFor({ timeout: 60_000 });
     expect((await status.textContent())?.trim()).toBe('200');
     await expect
       .poll(() => operation.locator('.live-responses-table').textContent())
