@@ -58,6 +58,26 @@ const ODD_HEADERS: Array<Record<string, string>> = [
   { 'accept-language': 'x'.repeat(8000) },
 ];
 
+/** JSON text nested `depth` levels (as text: a value this deep overflows JSON.stringify). */
+const nestedText = (depth: number, open = '{"a":', close = '}') =>
+  `${open.repeat(depth)}1${close.repeat(depth)}`;
+
+/** Bodies deeper than the 64 levels the server accepts, at depths that once overflowed its stack. */
+const DEEP_JSON = [
+  nestedText(65),
+  nestedText(5_000),
+  nestedText(10_000, '[', ']'),
+  `{"source":"s","domain":"d.example","payload":${nestedText(5_000)}}`,
+  `{"role":"user","content":"c","toolCalls":[{"id":"t","name":"n","args":{},"result":${nestedText(10_000)}}]}`,
+];
+
+/** Keys that would pollute prototypes in code that copies objects: refused with a precise 400. */
+const RESERVED_KEYS = [
+  '{"__proto__":{"admin":true}}',
+  '{"name":"x","payload":{"__proto__":{"polluted":1}}}',
+  '{"payload":{"deep":{"constructor":{"prototype":{"polluted":1}}}}}',
+];
+
 const wrap = (base: FuzzRequest, patch: Partial<FuzzRequest>): FuzzRequest => ({ ...base, ...patch });
 
 /**
@@ -87,6 +107,16 @@ export function transportMutations(base: FuzzRequest, hasBody: boolean): fc.Arbi
         .constantFrom(...INVALID_JSON)
         .map((payload) =>
           wrap(base, { category: 'invalid-json', headers: json, payload, expect: 'validation' }),
+        ),
+      fc
+        .constantFrom(...DEEP_JSON)
+        .map((payload) =>
+          wrap(base, { category: 'deep-json', headers: json, payload, expect: 'validation' }),
+        ),
+      fc
+        .constantFrom(...RESERVED_KEYS)
+        .map((payload) =>
+          wrap(base, { category: 'reserved-keys', headers: json, payload, expect: 'validation' }),
         ),
       fc.constantFrom(...WRONG_TYPES).map((type) =>
         wrap(base, {

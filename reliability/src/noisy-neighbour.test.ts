@@ -1,0 +1,260 @@
+// One tenant cannot slow down another, and no input gets a 500: each finding of the attack on the
+// first release candidate (two tenants, far under the rate limit) replayed against the real app.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ErrorSchema } from '@customer-api/contract';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type InProcessApp, startInProcess } from './lib/in-process.js';
+import { report } from './lib/profile.js';
+import { baseEnv, createKey, SERVER_MAIN, startProcess } from './lib/server-process.js';
+
+let server: InProcessApp;
+let a: { tenantId: string; apiKey: string };
+let b: { tenantId: string; apiKey: string };
+
+const get = (apiKey: string, url: string) => server.app.inject({ url, headers: { 'x-api-key': apiKey } });
+const post = (apiKey: string, url: string, payload: string) =>
+  server.app.inject({
+    method: 'POST',
+    url,
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    payload,
+  });
+
+function expectError(res: { statusCode: number; body: string }, status: number, code: string) {
+  expect(res.statusCode, res.body).toBe(status);
+  const body = ErrorSchema.parse(JSON.parse(res.body));
+  expect(body.code).toBe(code);
+  return body;
+}
+
+beforeAll(async () => {
+  server = await startInProcess({ RATE_LIMIT_MAX: '1000' });
+  a = await server.tenant('noisy-a');
+  b = await server.tenant('noisy-b');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('1. a search the trigram index cannot serve', () => {
+  it('is refused at once for a large trash, and the other tenant is served meanwhile', async () => {
+    const rows = 20_000;
+    await server.database.db.execute(sql`
+      INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
+      SELECT 'asset_' || md5(${a.tenantId} || n), ${a.tenantId}, 'logo ' || n, 'image', 'f', 'active', now(), now(), now()
+      FROM generate_series(1, ${rows}) AS n`);
+    await server.database.db.execute(sql`
+      INSERT INTO tenant_counters (tenant_id, scope, count) VALUES (${a.tenantId}, 'assets:trash', ${rows})`);
+    const attack = `/v0/assets/trash?limit=100&query=${'%25'.repeat(200)}`;
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, () => get(a.apiKey, attack)),
+      get(b.apiKey, '/v0/pages'),
+    ]);
+    for (const res of answers.slice(0, 8)) {
+      expect(expectError(res, 400, 'VALIDATION_ERROR').detail).toMatch(/three letters or digits/);
+    }
+    expect(answers[8]?.statusCode).toBe(200);
+    // A search with letters still finds every match, counted exactly.
+    const found = await get(a.apiKey, '/v0/assets/trash?limit=1&query=logo%201999');
+    expect(found.json()).toMatchObject({ totalCount: 11 }); // 1999 and 19990..19999
+    report('noisy-neighbour-trash-search', { trashedAssets: rows, parallelSearches: 8 });
+  });
+});
+
+describe('4. connections without a request, or with a trickled one', () => {
+  let dataDir: string;
+  let proc: Awaited<ReturnType<typeof startProcess>>;
+  let apiKey: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'reliability-timeouts-'));
+    const env = baseEnv({
+      DATA_DIR: dataDir,
+      HTTP_HEADERS_TIMEOUT_MS: '500',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+      HTTP_IDLE_TIMEOUT_MS: '5000',
+    });
+    apiKey = await createKey(env, 'timeouts');
+    proc = await startProcess(env);
+  });
+  afterAll(async () => {
+    await proc?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Opens `count` connections, lets `write` use each, resolves when the server closed them all. */
+  function closedByServer(count: number, write: (socket: import('node:net').Socket) => void) {
+    const { port } = new URL(proc.url);
+    return Promise.all(
+      Array.from(
+        { length: count },
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const socket = connect(Number(port), '127.0.0.1', () => write(socket));
+            let got = '';
+            socket.on('data', (chunk) => {
+              got += chunk.toString('utf8');
+            });
+            socket.on('error', reject);
+            socket.on('close', () => resolve(got));
+          }),
+      ),
+    );
+  }
+
+  it('closes idle keyless connections at the headers timeout instead of holding them', async () => {
+    const answers = await closedByServer(200, () => {});
+    expect(answers.every((got) => got === '' || got.includes('VALIDATION_ERROR'))).toBe(true);
+    report('noisy-neighbour-idle-connections', { connections: 200, allClosed: 'yes' });
+  });
+
+  it('answers a trickled body with the error object and closes the connection, with or without a key', async () => {
+    const trickled = (key: string) =>
+      closedByServer(1, (socket) => {
+        socket.write(
+          `POST /v0/account_logs HTTP/1.1\r\nHost: x\r\n${key}content-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+        );
+        const trickle = setInterval(() => socket.writable && socket.write(' '), 100);
+        socket.on('close', () => clearInterval(trickle));
+      });
+    const [withKey] = await trickled(`x-api-key: ${apiKey}\r\n`);
+    expect(withKey).toMatch(/^HTTP\/1\.1 400/);
+    expect(withKey).toContain('not received completely in time');
+    // Without a key the answer comes before the body is read.
+    const [keyless] = await trickled('');
+    expect(keyless).toMatch(/^HTTP\/1\.1 401/);
+    expect(keyless.toLowerCase()).toContain('connection: close');
+  });
+
+  it('closes the connection after a 401', async () => {
+    const res = await fetch(`${proc.url}/v0/pages`, { headers: { 'x-api-key': 'cak_nope' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('connection')).toBe('close');
+  });
+});
+
+describe('5. JSON nested thousands of levels', () => {
+  const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+
+  it('is 400 in an account log payload, a person log payload and message tool calls', async () => {
+    const page = await post(
+      a.apiKey,
+      '/v0/pages',
+      '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
+    );
+    const audience = await post(a.apiKey, `/v0/pages/${page.json().pageId}/audiences`, '{}');
+    const messages = `/v0/pages/${page.json().pageId}/audiences/${audience.json().audienceId}/messages`;
+    for (const [url, payload] of [
+      ['/v0/account_logs', `{"source":"s","domain":"deep.example","payload":${nested(5_000)}}`],
+      ['/v0/person_logs', `{"personId":"person_x","source":"s","type":"t","payload":${nested(10_000)}}`],
+      [
+        messages,
+        `{"role":"user","content":"c","toolCalls":[{"id":"1","name":"n","args":${nested(10_000)}}]}`,
+      ],
+    ] as const) {
+      expect(expectError(await post(a.apiKey, url, payload), 400, 'VALIDATION_ERROR').detail).toMatch(
+        /nested deeper than 64 levels/,
+      );
+    }
+  });
+});
+
+describe('6. invalid keys once the address is spent', () => {
+  it('cost no database work: a spent address is refused before the key is looked up', async () => {
+    const limited = await startInProcess({ RATE_LIMIT_MAX: '20' });
+    const address = { remoteAddress: '198.51.100.9' };
+    try {
+      let checkouts = 0;
+      const pglite = limited.database.pglite;
+      // Observes (does not replace) the embedded database's statements.
+      const query = pglite?.query.bind(pglite);
+      if (pglite && query) {
+        pglite.query = ((...args: Parameters<typeof query>) => {
+          checkouts += 1;
+          return query(...args);
+        }) as typeof pglite.query;
+      }
+      const statuses = new Map<number, number>();
+      for (let i = 0; i < 1000; i += 1) {
+        const res = await limited.app.inject({
+          url: '/v0/pages',
+          headers: { 'x-api-key': `cak_${randomBytes(16).toString('hex')}` },
+          ...address,
+        });
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      }
+      expect(statuses.get(401)).toBe(20);
+      expect(statuses.get(429)).toBe(980);
+      // The keys tried while the window lasted, and the one that found it spent; none after.
+      expect(checkouts).toBeLessThanOrEqual(21);
+      report('noisy-neighbour-spent-address', { randomKeys: 1000, statements: checkouts });
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('8. secrets in logs', () => {
+  it('never logs a key sent in the URL, and never prints a database password at start-up', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'reliability-log-secrets-'));
+    const env = baseEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    try {
+      const apiKey = await createKey(env, 'log-secrets');
+      const proc = await startProcess(env);
+      try {
+        const res = await fetch(`${proc.url}/v0/pages?api_key=${apiKey}&limit=1`);
+        expect(res.status).toBe(401);
+        await fetch(`${proc.url}/v0/pages?limit=1`, { headers: { 'x-api-key': apiKey } });
+      } finally {
+        await proc.stop();
+      }
+      expect(proc.output()).toContain('api_key=[redacted]');
+      expect(proc.output()).not.toContain(apiKey.slice(4));
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    const failed = await promisify(execFile)(process.execPath, [SERVER_MAIN, 'migrate'], {
+      env: baseEnv({ DATABASE_URL: 'postgresql//admin:pa55word@db/x', REDIS_URL: 'http://u:r3dis@h' }),
+    }).then(
+      () => undefined,
+      (err: { stderr: string }) => err.stderr,
+    );
+    expect(failed).toContain('DATABASE_URL=');
+    expect(failed).not.toContain('pa55word');
+    expect(failed).not.toContain('r3dis');
+  });
+});
+
+describe('9. smaller findings', () => {
+  it('names reserved keys precisely, accepts "constructor" as data, and answers long path parameters', async () => {
+    const body = expectError(
+      await post(
+        a.apiKey,
+        '/v0/account_logs',
+        '{"source":"s","domain":"p.example","payload":{"__proto__":{"x":1}}}',
+      ),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(body.detail).toMatch(/"__proto__".*reserved/);
+    const data = await post(
+      a.apiKey,
+      '/v0/account_logs',
+      '{"source":"s","domain":"p.example","payload":{"constructor":"Ferrari"}}',
+    );
+    expect(data.statusCode).toBe(201);
+    const long = expectError(
+      await get(a.apiKey, `/v0/pages/page_${'x'.repeat(200)}`),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect(long.detail).toMatch(/longer than 100 characters/);
+    expect(JSON.stringify(long)).not.toContain('FST_ERR');
+  });
+});
