@@ -50,36 +50,6 @@ export async function insertDeliveries(tx: Db, rows: Array<typeof webhookDeliver
   return tx.insert(webhookDeliveries).values(rows).returning();
 }
 
-/**
- * Leases up to `limit` due pending attempts to `token` until `leasedUntil`, in one statement:
- * `FOR UPDATE SKIP LOCKED` makes concurrent dispatchers take disjoint rows, and a row whose
- * lease has not run out is not due, so no two dispatchers send one attempt at once.
- */
-export async function leaseDue(
-  db: Db,
-  input: { now: Date; leasedUntil: Date; token: string; limit: number },
-): Promise<DeliveryRow[]> {
-  const d = webhookDeliveries;
-  const due = db
-    .select({ id: d.id })
-    .from(d)
-    .where(
-      and(
-        eq(d.status, 'pending'),
-        lte(d.nextAttemptAt, input.now),
-        or(isNull(d.leasedUntil), lte(d.leasedUntil, input.now)),
-      ),
-    )
-    .orderBy(asc(d.nextAttemptAt))
-    .limit(input.limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(d)
-    .set({ leaseToken: input.token, leasedUntil: input.leasedUntil })
-    .where(inArray(d.id, due))
-    .returning();
-}
-
 /** Subscriptions by id (including disabled and deleted ones). */
 export async function subscriptionsByIds(db: Db, ids: string[]): Promise<SubscriptionRow[]> {
   if (ids.length === 0) return [];

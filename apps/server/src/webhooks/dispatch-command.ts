@@ -14,6 +14,9 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
     clock: systemClock,
     ids: newId,
     webhooks: config.webhooks,
+    // The process's slots, and each tenant's share of them (WEBHOOKS_CONCURRENCY, _TENANT_CONCURRENCY).
+    concurrency: config.webhooks.concurrency,
+    tenantConcurrency: config.webhooks.tenantConcurrency,
     log,
     notifications: (onEvent) => database.listen(OUTBOX_CHANNEL, onEvent),
   });

@@ -6,8 +6,9 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliverOne, loadTargets } from './deliver.js';
-import { type DeliveryRow, leaseDue } from './deliveries.repo.js';
+import type { DeliveryRow } from './deliveries.repo.js';
 import { fanOut } from './fan-out.js';
+import { type InFlight, leaseDue } from './lease.repo.js';
 import { guardedConnector, type Resolver } from './ssrf-guard.js';
 
 /** Log methods the dispatcher uses (a pino or Fastify logger fits). */
@@ -24,8 +25,13 @@ export interface DispatcherOptions {
   agent?: Dispatcher_;
   /** DNS resolver of the default agent's SSRF guard. */
   resolve?: Resolver;
-  /** Attempts in flight at once (default 16). */
+  /** Attempts in flight at once (default `webhooks.concurrency`). */
   concurrency?: number;
+  /**
+   * Attempts of one tenant in flight at once (default `webhooks.tenantConcurrency`, at most
+   * `concurrency`): a tenant with slow receivers holds no more than this share.
+   */
+  tenantConcurrency?: number;
   /** Idle wait between polls of the queue (default 200 ms; 1 s when `notifications` wake it). */
   pollIntervalMs?: number;
   /**
@@ -49,7 +55,10 @@ export interface WebhookDispatcher {
    * out so that another dispatcher sends them again.
    */
   kill(): Promise<void>;
-  /** Fans out pending events, sends every due attempt it can claim, and waits: for tests and benchmarks. */
+  /**
+   * Fans out pending events, then sends every attempt due now, within the same shares as a running
+   * dispatcher, and waits for them: for tests and benchmarks. Returns the attempts sent.
+   */
   runOnce(): Promise<number>;
 }
 
@@ -77,6 +86,7 @@ function defaultAgent(options: DispatcherOptions): Agent {
 class Dispatcher implements WebhookDispatcher {
   readonly #options: DispatcherOptions;
   readonly #concurrency: number;
+  readonly #tenantCap: number;
   /** Free slots worth a claim: a quarter of them at least (fewer queries under load). */
   readonly #refill: number;
   readonly #pollMs: number;
@@ -86,11 +96,15 @@ class Dispatcher implements WebhookDispatcher {
   readonly #ownAgent: boolean;
   readonly #killSwitch = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
+  /** This dispatcher's attempts in flight per subscription: the shares the claim respects. */
+  readonly #busy = new Map<string, InFlight>();
   /** Identifies this dispatcher's leases. */
   readonly #token = randomUUID();
   #running = false;
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
+  /** A slot freed or an event arrived since the loop last claimed: its next sleep ends at once. */
+  #woken = false;
   #closing: Promise<void> | undefined;
   #backlog = true;
   #lastFanOut = 0;
@@ -100,7 +114,11 @@ class Dispatcher implements WebhookDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
-    this.#concurrency = options.concurrency ?? 16;
+    this.#concurrency = options.concurrency ?? options.webhooks.concurrency;
+    this.#tenantCap = Math.min(
+      options.tenantConcurrency ?? options.webhooks.tenantConcurrency,
+      this.#concurrency,
+    );
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#leaseMs = options.leaseMs ?? options.webhooks.timeoutMs + 60_000;
@@ -114,10 +132,13 @@ class Dispatcher implements WebhookDispatcher {
     this.#running = true;
     this.#unsubscribe = this.#options.notifications?.(() => {
       this.#notified = true;
-      this.#wake?.();
+      this.#signal();
     });
     this.#loop = this.#run();
-    this.#log.info({ concurrency: this.#concurrency }, 'webhook dispatcher started');
+    this.#log.info(
+      { concurrency: this.#concurrency, tenantConcurrency: this.#tenantCap },
+      'webhook dispatcher started',
+    );
   }
 
   stop(): Promise<void> {
@@ -135,15 +156,23 @@ class Dispatcher implements WebhookDispatcher {
 
   async runOnce(): Promise<number> {
     while ((await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) > 0) {}
-    const rows = await this.#claim(1000);
-    await Promise.all(await this.#launch(rows));
-    return rows.length;
+    // Attempts that fall due while this runs (retries) are left for the next run.
+    const dueBy = this.#options.clock();
+    let sent = 0;
+    for (;;) {
+      const rows = await this.#claim(this.#concurrency - this.#inFlight.size, dueBy);
+      sent += rows.length;
+      await this.#launch(rows);
+      if (this.#inFlight.size === 0) return sent;
+      // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
+      if (rows.length === 0) await Promise.race(this.#inFlight);
+    }
   }
 
   async #settle(closeAgent: () => Promise<void>): Promise<void> {
     const unsubscribe = await this.#unsubscribe?.catch(() => undefined);
     await unsubscribe?.();
-    this.#wake?.();
+    this.#signal();
     await this.#loop;
     await Promise.allSettled([...this.#inFlight]);
     if (this.#ownAgent) await closeAgent();
@@ -153,16 +182,20 @@ class Dispatcher implements WebhookDispatcher {
     while (this.#running) {
       try {
         const free = this.#concurrency - this.#inFlight.size;
-        let started = 0;
+        let short = true;
         if (free >= this.#refill || this.#inFlight.size === 0) {
+          this.#woken = false;
           await this.#maybeFanOut();
-          started = (await this.#launch(await this.#claim(free))).length;
+          // Fewer than asked for: everything claimable within the shares was claimed, so another
+          // claim is worth it only after a slot frees up or an event arrives (both wake the loop).
+          short = (await this.#launch(await this.#claim(free))).length < free;
         }
-        const idle = started === 0 && !this.#notified;
+        const idle = short && !this.#notified && !this.#backlog;
         if (idle || this.#concurrency - this.#inFlight.size < this.#refill) await this.#sleep(this.#pollMs);
       } catch (err) {
         if (!this.#running) break;
         this.#log.error({ err }, 'webhook dispatcher poll failed; retrying');
+        this.#woken = false;
         await this.#sleep(this.#pollMs * 5);
       }
     }
@@ -179,10 +212,16 @@ class Dispatcher implements WebhookDispatcher {
     this.#backlog = (await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) >= FAN_OUT_BATCH;
   }
 
-  #claim(limit: number): Promise<DeliveryRow[]> {
+  #claim(limit: number, dueBy?: Date): Promise<DeliveryRow[]> {
     const now = this.#options.clock();
-    const leasedUntil = new Date(now.getTime() + this.#leaseMs);
-    return leaseDue(this.#options.db, { now, leasedUntil, token: this.#token, limit });
+    return leaseDue(this.#options.db, {
+      now: dueBy ?? now,
+      leasedUntil: new Date(now.getTime() + this.#leaseMs),
+      token: this.#token,
+      limit,
+      tenantCap: this.#tenantCap,
+      inFlight: [...this.#busy.values()],
+    });
   }
 
   /** Loads the batch's subscriptions and events in two queries, then starts every send. */
@@ -190,6 +229,7 @@ class Dispatcher implements WebhookDispatcher {
     const targets = await loadTargets(this.#options.db, rows);
     const deps = { ...this.#options, agent: this.#agent, abort: this.#killSwitch.signal, log: this.#log };
     return rows.map((row) => {
+      const release = this.#hold(row);
       const task = deliverOne(deps, row, this.#token, targets.get(row.id)).catch((err: unknown) => {
         if (!this.#killSwitch.signal.aborted) {
           this.#log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
@@ -198,13 +238,38 @@ class Dispatcher implements WebhookDispatcher {
       this.#inFlight.add(task);
       void task.finally(() => {
         this.#inFlight.delete(task);
-        if (this.#concurrency - this.#inFlight.size >= this.#refill) this.#wake?.();
+        release();
+        if (this.#concurrency - this.#inFlight.size >= this.#refill) this.#signal();
       });
       return task;
     });
   }
 
+  /** Counts an attempt against its subscription's (and so its tenant's) share until released. */
+  #hold(row: DeliveryRow): () => void {
+    const entry = this.#busy.get(row.subscriptionId) ?? {
+      tenantId: row.tenantId,
+      subscriptionId: row.subscriptionId,
+      count: 0,
+    };
+    entry.count += 1;
+    this.#busy.set(row.subscriptionId, entry);
+    return () => {
+      entry.count -= 1;
+      if (entry.count === 0) this.#busy.delete(row.subscriptionId);
+    };
+  }
+
+  #signal(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
   async #sleep(ms: number): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return;
+    }
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.#wake = () => {
@@ -213,5 +278,6 @@ class Dispatcher implements WebhookDispatcher {
       };
     });
     this.#wake = undefined;
+    this.#woken = false;
   }
 }

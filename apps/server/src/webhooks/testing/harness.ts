@@ -7,6 +7,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { newId } from '../../lib/ids.js';
+import type { TestTenant } from '../../test/seed.js';
 import { type TestApp, useTestApp } from '../../test/test-app.js';
 import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
 import { type Received, startReceiver, type TestReceiver } from './receiver.js';
@@ -49,21 +50,25 @@ export function webhookHelpers(t: TestApp, clock: () => Date) {
     async stopAll() {
       await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
     },
-    async subscribe(url: string, body: Record<string, unknown> = {}): Promise<WebhookSubscriptionWithSecret> {
+    async subscribe(
+      url: string,
+      body: Record<string, unknown> = {},
+      tenant: TestTenant = t.tenant,
+    ): Promise<WebhookSubscriptionWithSecret> {
       const res = await t.app.inject({
         method: 'POST',
         url: '/v0/webhook_subscriptions',
-        headers: t.auth(),
+        headers: tenant.auth(),
         payload: { url, ...body },
       });
       expect(res.statusCode, res.body).toBe(201);
       return WebhookSubscriptionWithSecretSchema.parse(res.json());
     },
     /** Creates a page, an audience and a version: one `page.version.created` event. */
-    async version() {
-      const page = await t.seed.page(t.tenant);
-      const audience = await t.seed.audience(t.tenant, page.pageId);
-      const version = await t.seed.version(t.tenant, page.pageId, audience.audienceId);
+    async version(tenant: TestTenant = t.tenant) {
+      const page = await t.seed.page(tenant);
+      const audience = await t.seed.audience(tenant, page.pageId);
+      const version = await t.seed.version(tenant, page.pageId, audience.audienceId);
       return { page, audience, version };
     },
     async deliveries(subscriptionId: string): Promise<WebhookDelivery[]> {
@@ -119,12 +124,12 @@ export function standardAccepts(received: Received, secret: string, now: Date): 
 
 /**
  * The common setup of a webhook test file: a test app on a stepping clock with the webhook
- * environment, its helpers, and a fresh loopback receiver per test (closed after it, once every
+ * environment (plus `env`), its helpers, and a fresh loopback receiver per test (closed after it, once every
  * dispatcher the test started has stopped).
  */
-export function useWebhookTest() {
+export function useWebhookTest(env: Record<string, string> = {}) {
   const time = steppingClock();
-  const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+  const t = useTestApp({ clock: time.clock, env: { ...WEBHOOK_TEST_ENV, ...env } });
   const h = webhookHelpers(t, time.clock);
   let current: TestReceiver | undefined;
   beforeEach(async () => {

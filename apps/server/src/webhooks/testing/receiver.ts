@@ -8,6 +8,8 @@ export interface Received {
   /** The raw body, exactly as sent (what signatures cover). */
   body: string;
   eventId: string;
+  /** The request target (path and query): tells subscriptions sharing a receiver apart. */
+  path: string;
 }
 
 /** How the receiver answers one request; `hang` never answers (until the test closes it). */
@@ -17,6 +19,8 @@ export interface Reply {
   body?: string;
   delayMs?: number;
   hang?: boolean;
+  /** Holds the answer until this settles: a slow receiver the test releases, never a timer. */
+  until?: Promise<unknown>;
   /** Runs after the request was read and before answering (e.g. to kill a dispatcher). */
   before?: () => Promise<void> | void;
 }
@@ -53,7 +57,7 @@ export async function startReceiver(): Promise<TestReceiver> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
     const eventId = String(req.headers['x-webhook-event-id'] ?? '');
-    received.push({ headers: req.headers, body, eventId });
+    received.push({ headers: req.headers, body, eventId, path: req.url ?? '' });
     for (const wake of waiters) wake();
     const reply = queue.shift() ?? receiver.fallback;
     await reply.before?.();
@@ -61,6 +65,7 @@ export async function startReceiver(): Promise<TestReceiver> {
       hanging.add(res);
       return;
     }
+    await reply.until;
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     res.writeHead(reply.status ?? 200, reply.headers ?? {}).end(reply.body ?? 'ok');
   });
@@ -72,7 +77,7 @@ export async function startReceiver(): Promise<TestReceiver> {
     url: `http://127.0.0.1:${port}/hooks`,
     received,
     script: (...replies: Reply[]) => queue.push(...replies),
-    waitFor: (count: number, timeoutMs = 5000) =>
+    waitFor: (count: number, timeoutMs = 30_000) =>
       new Promise<Received[]>((resolve, reject) => {
         const check = () => {
           if (received.length < count) return;
