@@ -64,12 +64,20 @@ describe('failedTooLong', () => {
 });
 
 describe('webhook settings', () => {
-  it('default to a 10 s timeout, secure mode and a dispatcher in the server process', () => {
+  it('default to a 10 s timeout, secure mode, a dispatcher in the server process and fair shares', () => {
     expect(loadConfig({}).webhooks).toEqual({
       allowInsecure: false,
       retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
       timeoutMs: 10_000,
       dispatchInServer: true,
+      maxSubscriptions: 16,
+      concurrency: 16,
+      tenantConcurrency: 4,
+    });
+    // A tenant's share never exceeds what the process sends at once.
+    expect(loadConfig({ WEBHOOKS_CONCURRENCY: '2' }).webhooks).toMatchObject({
+      concurrency: 2,
+      tenantConcurrency: 2,
     });
     const custom = loadConfig({ WEBHOOKS_DISPATCHER: '0', WEBHOOKS_TIMEOUT_MS: '2500' }).webhooks;
     expect(custom).toMatchObject({ dispatchInServer: false, timeoutMs: 2500 });
