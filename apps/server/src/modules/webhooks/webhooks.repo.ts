@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, max, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { webhookDeliveries, webhookSubscriptions } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
@@ -15,6 +15,27 @@ export async function insertSubscription(
   const [inserted] = await db.insert(webhookSubscriptions).values(row).returning();
   if (!inserted) throw new Error('insert returned no row');
   return inserted;
+}
+
+/** Key space of the per-tenant subscription lock (an arbitrary constant: 'whsu'). */
+const SUBSCRIPTION_LOCK_SPACE = 0x77687375;
+
+/**
+ * Serialises a tenant's subscription creates until the transaction ends, in every process: a
+ * transaction-level advisory lock, so concurrent creates cannot all count below the cap.
+ */
+export async function lockTenantSubscriptions(tx: Db, tenantId: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${SUBSCRIPTION_LOCK_SPACE}::int, hashtext(${tenantId}))`);
+}
+
+/** How many subscriptions a tenant has that are not deleted (disabled ones count). */
+export async function countLiveSubscriptions(db: Db, tenantId: string): Promise<number> {
+  const s = webhookSubscriptions;
+  const [row] = await db
+    .select({ n: count() })
+    .from(s)
+    .where(and(eq(s.tenantId, tenantId), isNull(s.deletedAt)));
+  return row?.n ?? 0;
 }
 
 /** Finds a tenant's live (not deleted) subscription; `forUpdate` locks it. */

@@ -8,7 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import type { IdSource } from '../../lib/ids.js';
@@ -85,6 +85,23 @@ function checkReceiverUrl(url: string, allowInsecure: boolean): void {
   if (reason && reason !== 'not an IP address') fail(`The url points at a ${reason} address.`);
 }
 
+/**
+ * Refuses a tenant's subscription beyond `max` (409), like Stripe's endpoint limit: each one
+ * multiplies every event into one more delivery, so the cap bounds the dispatcher work one change
+ * can cause. The lock holds until the caller's transaction ends, so concurrent creates (from any
+ * process) are counted one after another and never pass the cap together.
+ */
+async function requireRoomForOne(tx: Db, tenantId: string, max: number): Promise<void> {
+  await repo.lockTenantSubscriptions(tx, tenantId);
+  const live = await repo.countLiveSubscriptions(tx, tenantId);
+  if (live >= max) {
+    throw new ConflictError(
+      `Webhook subscription limit reached: the tenant already has ${live} subscriptions and ${max} are allowed. ` +
+        'Delete one it no longer needs (DELETE /v0/webhook_subscriptions/{webhook_subscription_id}), then create this one again.',
+    );
+  }
+}
+
 /** Creates a subscription; the response carries the signing secret, the only time it is shown. */
 export async function createSubscription(
   deps: WebhooksDeps,
@@ -95,6 +112,7 @@ export async function createSubscription(
   const now = deps.clock();
   const secret = generateSigningSecret();
   const row = await deps.db.transaction(async (tx) => {
+    await requireRoomForOne(tx, tenantId, deps.config.webhooks.maxSubscriptions);
     const inserted = await repo.insertSubscription(tx, {
       id: deps.ids('whsub'),
       tenantId,
