@@ -10,13 +10,14 @@ import { startOurs } from './lib/ours.mjs';
 import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
 import { machine, renderReport } from './report.mjs';
 import { runIngestion } from './scenarios/ingestion.mjs';
+import { runIsolation } from './scenarios/isolation.mjs';
 import { runMcp } from './scenarios/mcp.mjs';
 import { runMemory } from './scenarios/memory.mjs';
 import { runOverhead, seedPages } from './scenarios/overhead.mjs';
 import { runScale } from './scenarios/scale.mjs';
 import { runWebhooks } from './scenarios/webhooks.mjs';
 
-const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory'];
+const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory', 'isolation'];
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -96,6 +97,7 @@ try {
     webhooks: runWebhooks,
     mcp: runMcp,
     memory: runMemory,
+    isolation: runIsolation,
   };
   for (const name of ALL) {
     if (!only.has(name)) continue;

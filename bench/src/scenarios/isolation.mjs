@@ -1,0 +1,348 @@
+// Scenario "isolation": can one tenant slow down another? Tenant B measures `GET /v0/pages` and
+// `GET /v0/accounts/{id}` quiet, then while tenant A, within its rate limit, runs each attack of
+// the noisy-neighbour review in turn: unindexable trash searches over a large trash, huge message
+// histories read in parallel, slow webhook receivers behind many subscriptions, and idle or
+// trickling connections. The server runs with its default limits (only the dispatcher and
+// insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
+// apps/server/dist/main.js> runs the same attacks against that build too ("before").
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { Pool } from 'undici';
+import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.mjs';
+import { api } from '../lib/ours.mjs';
+import { freePort, rssMiB, SERVER_MAIN, startProcess, stopProcess } from '../lib/proc.mjs';
+import { percentile } from '../lib/stats.mjs';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs the scenario against this build, and against BENCH_ISOLATION_BEFORE when set. */
+export async function runIsolation(ctx) {
+  const out = { after: await runAgainst(ctx, SERVER_MAIN, 'after') };
+  const before = process.env.BENCH_ISOLATION_BEFORE;
+  if (before) out.before = await runAgainst(ctx, before, 'before');
+  return out;
+}
+
+async function runAgainst(ctx, main, label) {
+  const seconds = ctx.quick ? 5 : 20;
+  const databaseUrl = await ensureDatabase('bench_isolation', { fresh: true });
+  const a = tenantKey(databaseUrl, 'noisy-a');
+  const b = tenantKey(databaseUrl, 'quiet-b');
+  // B measures with keys of its own: enough samples for a p99 while each key stays within its limit.
+  b.measureKeys = Array.from({ length: 4 }, () => tenantKey(databaseUrl, 'quiet-b').apiKey);
+  ctx.progress(`isolation (${label}): ${ctx.quick ? 50_000 : 200_000} trashed assets for tenant A`);
+  await trashMany(databaseUrl, a.tenantId, ctx.quick ? 50_000 : 200_000);
+  const port = await freePort();
+  const server = await startProcess({
+    name: `isolation-${label}`,
+    bin: ctx.nodes.n24,
+    args: [main, 'serve'],
+    url: `http://127.0.0.1:${port}`,
+    readyPath: '/readyz',
+    env: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: '',
+      WEBHOOKS_ALLOW_INSECURE: '1',
+    },
+  });
+  const rss = sampleRss(server.pid);
+  try {
+    const quietB = await prepareB(server.url, b.apiKey);
+    const measure = () => measureB(server.url, b.measureKeys, quietB.accountId, seconds);
+    const rows = [{ attack: 'quiet', ...(await measure()) }];
+    for (const [attack, run] of [
+      ['trash search without letters', trashSearch],
+      ['huge message histories', messageHistories],
+      ['slow webhook receivers', slowReceivers],
+      ['idle and trickling connections', connections],
+    ]) {
+      ctx.progress(`isolation (${label}): ${attack}`);
+      const stop = new AbortController();
+      const attacker = run({ url: server.url, a, b, quietB, seconds, signal: stop.signal, ctx });
+      await sleep(1000); // the attack gets going before B measures
+      const measured = await measure();
+      stop.abort();
+      const outcome = await attacker;
+      rows.push({ attack, ...measured, ...outcome, rssMiB: rss.takeMax() });
+    }
+    return { label, seconds, rows, rssMaxMiB: rss.max };
+  } finally {
+    rss.stop();
+    await stopProcess(server);
+  }
+}
+
+/** 200k trashed assets of tenant A, inserted by SQL as the review did, with their counter. */
+async function trashMany(databaseUrl, tenantId, count) {
+  const db = pgPool(databaseUrl, 1);
+  try {
+    await db.query(
+      `INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
+       SELECT 'asset_' || md5($1 || n), $1, 'asset ' || n, 'image', 'f', 'active', now(), now(), now()
+       FROM generate_series(1, $2::int) AS n`,
+      [tenantId, count],
+    );
+    await db.query(
+      `INSERT INTO tenant_counters (tenant_id, scope, count) VALUES ($1, 'assets:trash', $2)
+       ON CONFLICT (tenant_id, scope) DO UPDATE SET count = EXCLUDED.count`,
+      [tenantId, count],
+    );
+    await db.query('ANALYZE assets');
+  } finally {
+    await db.end();
+  }
+}
+
+/** B's data: 20 pages, one account, one page with an audience for its webhook event. */
+async function prepareB(url, apiKey) {
+  const pages = [];
+  for (let i = 0; i < 20; i += 1) pages.push(await api(url, apiKey, 'POST', '/v0/pages', pageBody(i)));
+  const log = await api(url, apiKey, 'POST', '/v0/account_logs', {
+    source: 'bench',
+    domain: 'quiet-b.example',
+    payload: { plan: 'pro' },
+  });
+  const audience = await api(url, apiKey, 'POST', `/v0/pages/${pages[0].pageId}/audiences`, {});
+  return { accountId: log.accountId, pageId: pages[0].pageId, audienceId: audience.audienceId };
+}
+
+const pageBody = (i) => ({
+  name: `page ${i}`,
+  title: 'Title',
+  pageContext: 'Context',
+  brandId: 'brand',
+  pageType: 'inbound',
+});
+
+/**
+ * B's view: two sequential clients, one per endpoint, one request every 50 ms each, spread over
+ * B's keys (600 a minute per key, within the default limit of 1,000), for `seconds`.
+ */
+async function measureB(url, apiKeys, accountId, seconds) {
+  const client = new Pool(url, { connections: 2 });
+  const until = performance.now() + seconds * 1000;
+  let sent = 0;
+  const run = async (path) => {
+    const samples = [];
+    let non2xx = 0;
+    while (performance.now() < until) {
+      const headers = { 'x-api-key': apiKeys[sent++ % apiKeys.length] };
+      const t0 = performance.now();
+      try {
+        const res = await client.request({ method: 'GET', path, headers, headersTimeout: 30_000 });
+        await res.body.dump();
+        if (res.statusCode >= 300) non2xx += 1;
+      } catch {
+        non2xx += 1;
+      }
+      const ms = performance.now() - t0;
+      samples.push(ms);
+      await sleep(Math.max(0, 50 - ms));
+    }
+    return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), n: samples.length, non2xx };
+  };
+  const [pages, account] = await Promise.all([run('/v0/pages?limit=20'), run(`/v0/accounts/${accountId}`)]);
+  await client.close();
+  return { pages, account };
+}
+
+/** A's requests: `parallel` loops, at most `perSecond` requests a second in all (under its limit). */
+async function paced({ signal, parallel, perSecond, send }) {
+  const statuses = {};
+  const gap = (1000 * parallel) / perSecond;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (!signal.aborted) {
+        const t0 = performance.now();
+        const status = await send().catch(() => 'error');
+        statuses[status] = (statuses[status] ?? 0) + 1;
+        await sleep(Math.max(0, gap - (performance.now() - t0)));
+      }
+    }),
+  );
+  return statuses;
+}
+
+async function request(url, apiKey, method, path, body) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Attack 1: eight searches in flight whose pattern has no letters (`%` × 200). */
+async function trashSearch({ url, a, signal }) {
+  const path = `/v0/assets/trash?limit=100&query=${'%25'.repeat(200)}`;
+  const statuses = await paced({
+    signal,
+    parallel: 8,
+    perSecond: 12,
+    send: () => request(url, a.apiKey, 'GET', path),
+  });
+  return { attacker: statuses };
+}
+
+/**
+ * Attack 2: A fills an audience's history with the largest messages the server takes (from
+ * 1 MiB down, halving on 400) up to 150 of them, then reads the history 16 at a time.
+ */
+async function messageHistories({ url, a, signal, ctx }) {
+  const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
+  const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
+  const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
+  let size = 1024 * 1024 - 1024;
+  let stored = 0;
+  const target = ctx.quick ? 40 : 150;
+  while (stored < target && size > 1024) {
+    const body = JSON.stringify({
+      role: 'assistant',
+      content: 'result',
+      toolCalls: [{ id: 'call', name: 'tool', args: {}, result: 'x'.repeat(size) }],
+    });
+    const status = await request(url, a.apiKey, 'POST', path, body);
+    if (status === 201) stored += 1;
+    else if (status === 400 && stored === 0) size = Math.floor(size / 2);
+    else break; // a cap on the history (or the rate limit): stop filling
+  }
+  const statuses = await paced({
+    signal,
+    parallel: 16,
+    perSecond: 12,
+    send: () => request(url, a.apiKey, 'GET', path),
+  });
+  return { attacker: statuses, stored, messageKiB: Math.round(size / 1024) };
+}
+
+/** A receiver that answers every delivery after `delayMs`, counting them. */
+async function receiver(delayMs) {
+  const port = await freePort();
+  const received = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ at: Date.now(), body });
+      setTimeout(() => res.end('ok'), delayMs);
+    });
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/**
+ * Attack 3: A asks for 300 subscriptions to a receiver answering after 9 s and creates versions
+ * (each fans out to all of them); 2 s later B, subscribed to a prompt receiver, creates one
+ * version: how long from B's commit to its delivery?
+ */
+async function slowReceivers({ url, a, b, quietB, signal }) {
+  const slow = await receiver(9_000);
+  const fast = await receiver(0);
+  try {
+    const subscriptions = {};
+    for (let i = 0; i < 300; i += 1) {
+      const body = JSON.stringify({ url: slow.url });
+      const status = await request(url, a.apiKey, 'POST', '/v0/webhook_subscriptions', body);
+      subscriptions[status] = (subscriptions[status] ?? 0) + 1;
+    }
+    await api(url, b.apiKey, 'POST', '/v0/webhook_subscriptions', { url: fast.url });
+    const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(1));
+    const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
+    for (let i = 0; i < 5; i += 1) {
+      await api(
+        url,
+        a.apiKey,
+        'POST',
+        `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/versions`,
+        {},
+      );
+    }
+    await sleep(2000);
+    // Taken before the request: an upper bound of commit-to-receipt.
+    const committed = Date.now();
+    await api(
+      url,
+      b.apiKey,
+      'POST',
+      `/v0/pages/${quietB.pageId}/audiences/${quietB.audienceId}/versions`,
+      {},
+    );
+    while (fast.received.length === 0 && Date.now() - committed < 300_000) await sleep(50);
+    const deliveredAfterMs = fast.received[0] ? fast.received[0].at - committed : Number.NaN;
+    while (!signal.aborted) await sleep(100);
+    return { subscriptions, aDeliveriesStarted: slow.received.length, bDeliveredAfterMs: deliveredAfterMs };
+  } finally {
+    await slow.close();
+    await fast.close();
+  }
+}
+
+/** Attack 4: 10,000 idle keyless connections and 50 bodies trickled a byte a second. */
+async function connections({ url, signal, ctx }) {
+  const { port } = new URL(url);
+  const sockets = [];
+  let closedByServer = 0;
+  const open = (onConnect) => {
+    const socket = connect(Number(port), '127.0.0.1', onConnect);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      if (!signal.aborted) closedByServer += 1;
+    });
+    sockets.push(socket);
+    return socket;
+  };
+  const idle = ctx.quick ? 2_000 : 10_000;
+  for (let i = 0; i < idle; i += 1) {
+    open(() => {});
+    if (i % 500 === 499) await sleep(10);
+  }
+  const timers = [];
+  for (let i = 0; i < 50; i += 1) {
+    const socket = open(() =>
+      socket.write(
+        'POST /v0/account_logs HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{',
+      ),
+    );
+    timers.push(setInterval(() => socket.writable && socket.write(' '), 1000));
+  }
+  while (!signal.aborted) await sleep(100);
+  for (const timer of timers) clearInterval(timer);
+  const stillOpen = sockets.filter((s) => !s.destroyed).length;
+  for (const socket of sockets) socket.destroy();
+  return { attacker: { opened: sockets.length, closedByServer, stillOpen } };
+}
+
+/** Samples the server's RSS every 250 ms; `takeMax` returns and resets the max since last call. */
+function sampleRss(pid) {
+  const state = { max: 0, window: 0 };
+  const timer = setInterval(() => {
+    try {
+      const mib = rssMiB(pid);
+      state.max = Math.max(state.max, mib);
+      state.window = Math.max(state.window, mib);
+    } catch {}
+  }, 250);
+  return {
+    get max() {
+      return state.max;
+    },
+    takeMax: () => {
+      const value = state.window;
+      state.window = 0;
+      return value;
+    },
+    stop: () => clearInterval(timer),
+  };
+}
