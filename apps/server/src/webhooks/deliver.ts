@@ -112,6 +112,19 @@ export async function deliverOne(
     throw err;
   }
   if (deps.abort.aborted) return;
+  if (outcome.failure !== undefined) {
+    // The delivery log shows only the category; what really happened (addresses, resolver and TLS
+    // messages) is for the operator.
+    deps.log.warn(
+      {
+        err: outcome.failure,
+        deliveryId: delivery.id,
+        webhookSubscriptionId: subscription.id,
+        tenantId: delivery.tenantId,
+      },
+      `webhook attempt failed: ${outcome.error}`,
+    );
+  }
   const recorded = await recordOutcome(
     deps.db,
     { ...deps, retryScheduleSeconds: deps.webhooks.retryScheduleSeconds },

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
+import { attemptErrorText } from './attempt-errors.js';
 
 /** Longest response body kept in the delivery log. */
 export const MAX_RESPONSE_CHARS = 1024;
@@ -13,8 +14,13 @@ export interface SendOutcome {
   body: string | null;
   durationMs: number;
   retryAfter: string | undefined;
-  /** Why the attempt failed without a response (timeout, refused connection, SSRF guard). */
+  /**
+   * Why the attempt failed without a response (timeout, refused connection, SSRF guard), as one
+   * of the fixed texts of `attempt-errors.ts`: it is shown to the tenant.
+   */
   error: string | null;
+  /** The error behind `error`, with every detail: for the server's log, never for the tenant. */
+  failure?: unknown;
 }
 
 /** Raised when the send was aborted by {@link SendRequest.abort}: nothing may be recorded. */
@@ -85,7 +91,8 @@ export async function sendDelivery(agent: Dispatcher, req: SendRequest): Promise
       body: null,
       durationMs: elapsed(),
       retryAfter: undefined,
-      error: describe(err, req),
+      error: attemptErrorText(err, req.timeoutMs),
+      failure: err,
     };
   } finally {
     clearTimeout(timer);
@@ -96,14 +103,4 @@ export async function sendDelivery(agent: Dispatcher, req: SendRequest): Promise
 /** The whole attempt took longer than the configured timeout. */
 class TimeoutError extends Error {
   override readonly name = 'TimeoutError';
-}
-
-function describe(err: unknown, req: SendRequest): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = (err as { code?: unknown }).code;
-  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
-    return `Timed out after ${req.timeoutMs} ms`;
-  }
-  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-  return `${typeof code === 'string' ? `${code} ` : ''}${err.message}${cause}`.slice(0, 500);
 }

@@ -102,10 +102,19 @@ export function refusalReason(address: string): string | undefined {
   return ranges.find((r) => matches(bytes, r))?.reason;
 }
 
-/** Refused by the SSRF guard; the message names the address and the reason. */
+/**
+ * Refused by the SSRF guard. The message names the address and the reason: for the server's log
+ * only, since what a name resolves to inside the network is exactly what a tenant must not learn.
+ */
 export class SsrfRefusedError extends Error {
   override readonly name = 'SsrfRefusedError';
   readonly code = 'ERR_WEBHOOK_SSRF';
+}
+
+/** The host name did not resolve (no such name, no address, resolver failure); `cause` has the resolver's error. */
+export class DnsLookupError extends Error {
+  override readonly name = 'DnsLookupError';
+  readonly code = 'ERR_WEBHOOK_DNS';
 }
 
 /** Resolves a host name to its addresses (injectable for tests). */
@@ -125,13 +134,21 @@ export async function resolvePublicAddress(
   refuse: (address: string) => string | undefined = refusalReason,
 ): Promise<string> {
   const host = hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) ? [host] : await resolve(host);
-  if (addresses.length === 0) throw new SsrfRefusedError(`${hostname} has no address`);
+  const addresses = isIP(host) ? [host] : await lookup(host, resolve);
+  if (addresses.length === 0) throw new DnsLookupError(`${hostname} has no address`);
   for (const address of addresses) {
     const reason = refuse(address);
     if (reason) throw new SsrfRefusedError(`${hostname} resolves to ${address} (${reason}): refused`);
   }
   return addresses[0] as string;
+}
+
+async function lookup(host: string, resolve: Resolver): Promise<string[]> {
+  try {
+    return await resolve(host);
+  } catch (err) {
+    throw new DnsLookupError(`DNS lookup of ${host} failed`, { cause: err });
+  }
 }
 
 /** Options of {@link guardedConnector}. */
