@@ -11,6 +11,24 @@ export const ChangeFieldSchema = z.enum([
 /** Audience field a conversation change touches. */
 export type ChangeField = z.infer<typeof ChangeFieldSchema>;
 
+/**
+ * Largest message an audience's conversation stores: 256 KiB, counted as UTF-8 bytes of the
+ * message's JSON as the history returns it (content, reasoning, tool calls with their results,
+ * content parts, and changes with their previous values). Larger: 400 VALIDATION_ERROR.
+ */
+export const MESSAGE_MAX_BYTES = 262_144;
+
+/**
+ * Largest history of one audience: 4 MiB, the sum of its messages' sizes (see
+ * {@link MESSAGE_MAX_BYTES}) where saved changes count twice, since the history also lists them
+ * as `pendingChanges`. A message that would go past it: 409 CONFLICT. A history read therefore
+ * answers at most this much plus the audience's context.
+ */
+export const MESSAGE_HISTORY_MAX_BYTES = 4_194_304;
+
+/** Most messages one audience's history holds; the next one is 409 CONFLICT. */
+export const MESSAGE_HISTORY_MAX_MESSAGES = 1_000;
+
 /** States of a proposed change. */
 export const ChangeStatusSchema = z.enum(['applied', 'reverted', 'saved']);
 /** State of a proposed change. */
@@ -99,7 +117,11 @@ export const MessageSchema = z
     isInterrupted: z.boolean(),
   })
   .strict()
-  .meta({ id: 'Message' });
+  .meta({
+    id: 'Message',
+    description:
+      'A message of an audience conversation: at most 256 KiB (262,144 bytes) as JSON, its changes included.',
+  });
 /** A message of an audience conversation. */
 export type Message = z.infer<typeof MessageSchema>;
 
@@ -140,7 +162,8 @@ export const GetMessageSchema = z
   })
   .meta({
     id: 'GetMessage',
-    description: "An audience's conversation, messages, context and pending changes.",
+    description:
+      "An audience's conversation, messages, context and pending changes. At most 1,000 messages, which with the pending changes take at most 4 MiB (4,194,304 bytes of JSON).",
   });
 /** An audience's message history. */
 export type GetMessage = z.infer<typeof GetMessageSchema>;
@@ -170,7 +193,11 @@ export const CreateMessageBodySchema = z
     isInterrupted: z.boolean().optional(),
   })
   .strict()
-  .meta({ id: 'CreateMessageRequest' });
+  .meta({
+    id: 'CreateMessageRequest',
+    description:
+      'A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON, counting content, reasoning, tool calls with their results, content parts and changes with their previous values); keep large tool results elsewhere and reference them.',
+  });
 /** Body of `createAudienceMessage`. */
 export type CreateMessageBody = z.input<typeof CreateMessageBodySchema>;
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, max } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { conversations, messageChanges, messages } from '../../db/schema/index.js';
 
@@ -40,22 +40,102 @@ export async function touchConversation(db: Db, conversationId: string, at: Date
   return row;
 }
 
-/** Messages of a conversation, oldest first. */
-export async function listMessages(db: Db, conversationId: string): Promise<MessageRow[]> {
+/** Messages of a conversation from sequence number `fromSeq` on, oldest first. */
+export async function listMessages(db: Db, conversationId: string, fromSeq = 1): Promise<MessageRow[]> {
   return db
     .select()
     .from(messages)
-    .where(eq(messages.conversationId, conversationId))
+    .where(and(eq(messages.conversationId, conversationId), gte(messages.seq, fromSeq)))
     .orderBy(asc(messages.seq));
 }
 
-/** Changes of an audience's messages, in message and position order. */
-export async function listChanges(db: Db, tenantId: string, audienceId: string): Promise<ChangeRow[]> {
+/** Changes of an audience's messages from sequence number `fromSeq` on, in message and position order. */
+export async function listChanges(
+  db: Db,
+  tenantId: string,
+  audienceId: string,
+  fromSeq = 1,
+): Promise<ChangeRow[]> {
   return db
     .select()
     .from(messageChanges)
-    .where(and(eq(messageChanges.tenantId, tenantId), eq(messageChanges.audienceId, audienceId)))
+    .where(
+      and(
+        eq(messageChanges.tenantId, tenantId),
+        eq(messageChanges.audienceId, audienceId),
+        gte(messageChanges.messageSeq, fromSeq),
+      ),
+    )
     .orderBy(asc(messageChanges.messageSeq), asc(messageChanges.position));
+}
+
+// JSON of a message without its content, reasoning, tool calls, content parts and changes (ids,
+// role, timestamp, flags: about 200 bytes), and of a change without its two values (about 130).
+const MESSAGE_OVERHEAD = 256;
+const CHANGE_OVERHEAD = 160;
+
+/**
+ * `(seq, bytes)` of each message of a conversation: the size of the message's JSON as the history
+ * read returns it, changes included, computed by the database so that Node builds no string for
+ * it. PostgreSQL prints jsonb with a space after ':' and ',', so this counts a few bytes more than
+ * compact JSON, never fewer: a bound on it holds on what is sent. Saved changes count twice, as
+ * the read lists them again under pendingChanges.
+ */
+function sizedMessages(conversationId: string, newest?: number) {
+  return sql`
+    SELECT m.seq, ${sql.raw(String(MESSAGE_OVERHEAD))}
+      + octet_length(to_json(m.content)::text)
+      + coalesce(octet_length(to_json(m.reasoning)::text), 4)
+      + coalesce(octet_length(m.tool_calls::text), 4)
+      + coalesce(octet_length(m.content_parts::text), 4)
+      + coalesce((
+          SELECT sum(
+            (${sql.raw(String(CHANGE_OVERHEAD))}
+              + coalesce(octet_length(to_json(c.previous_value)::text), 4)
+              + coalesce(octet_length(to_json(c.new_value)::text), 4))
+            * CASE WHEN c.status = 'saved' THEN 2 ELSE 1 END)
+          FROM ${messageChanges} c
+          WHERE c.audience_id = m.audience_id AND c.message_seq = m.seq
+        ), 0) AS bytes
+    FROM ${messages} m
+    WHERE m.conversation_id = ${conversationId}
+    ${newest === undefined ? sql`` : sql`ORDER BY m.seq DESC LIMIT ${newest}`}`;
+}
+
+/** Sizes of a conversation (see {@link sizedMessages}): all messages, and the message `seq` alone. */
+export async function measureHistory(
+  db: Db,
+  conversationId: string,
+  seq: number,
+): Promise<{ totalBytes: number; messageBytes: number }> {
+  // Both drivers (node-postgres, PGlite) answer `execute` with `{ rows }`; float8 keeps sums numbers.
+  const res = (await db.execute(sql`
+    SELECT coalesce(sum(s.bytes), 0)::float8 AS total,
+      coalesce(max(s.bytes) FILTER (WHERE s.seq = ${seq}), 0)::float8 AS message
+    FROM (${sizedMessages(conversationId)}) s`)) as unknown as {
+    rows: Array<{ total: number; message: number }>;
+  };
+  const row = res.rows[0];
+  return { totalBytes: Number(row?.total ?? 0), messageBytes: Number(row?.message ?? 0) };
+}
+
+/**
+ * The oldest sequence number from which the conversation's newest messages, at most `count` of
+ * them, fit in `bytes` (see {@link sizedMessages}); undefined when not even the newest one does.
+ * Only those `count` messages are measured, however long the conversation.
+ */
+export async function firstSeqWithin(
+  db: Db,
+  conversationId: string,
+  budget: { count: number; bytes: number },
+): Promise<number | undefined> {
+  const res = (await db.execute(sql`
+    SELECT min(w.seq)::int AS first
+    FROM (SELECT s.seq, sum(s.bytes) OVER (ORDER BY s.seq DESC) AS running
+          FROM (${sizedMessages(conversationId, budget.count)}) s) w
+    WHERE w.running <= ${budget.bytes}`)) as unknown as { rows: Array<{ first: number | null }> };
+  const first = res.rows[0]?.first;
+  return first === null || first === undefined ? undefined : Number(first);
 }
 
 /** Highest message sequence number of a conversation (0 when empty). */

@@ -13,6 +13,7 @@ import { updateAudience } from '../audiences/audiences.repo.js';
 import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
 import type { AppDeps } from '../types.js';
 import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
+import { assertWithinLimits, boundedHistory } from './history-limits.js';
 import * as repo from './messages.repo.js';
 
 /** Dependencies of message operations. */
@@ -51,15 +52,13 @@ function toMessage(row: repo.MessageRow, changes: repo.ChangeRow[] | null): Mess
 export async function getMessages(deps: MessagesDeps, ref: AudienceRef): Promise<GetMessage> {
   const { page, audience } = await requireAudience(deps.db, ref.tenantId, ref.pageId, ref.audienceId);
   const conversation = await repo.findConversation(deps.db, ref.tenantId, ref.audienceId);
-  const [rows, changes] = conversation
-    ? await Promise.all([
-        repo.listMessages(deps.db, conversation.id),
-        repo.listChanges(deps.db, ref.tenantId, ref.audienceId),
-      ])
-    : [[], []];
+  const [rows, changes] = conversation ? await boundedHistory(deps.db, conversation) : [[], []];
   const byMessage = new Map<string, repo.ChangeRow[]>();
-  for (const change of changes)
-    byMessage.set(change.messageId, [...(byMessage.get(change.messageId) ?? []), change]);
+  for (const change of changes) {
+    const list = byMessage.get(change.messageId);
+    if (list) list.push(change);
+    else byMessage.set(change.messageId, [change]);
+  }
   const state = stateOf(audience);
   const pageMeta = page.metadata as Metadata | null;
   return {
@@ -183,6 +182,7 @@ export async function createMessage(
       createdAt: now,
     };
     await repo.insertMessage(tx, row, changes);
+    await assertWithinLimits(tx, conversation.id, seq);
     if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
     await repo.touchConversation(tx, conversation.id, now);
     return toMessage(row, changes.length > 0 ? changes : null);

@@ -1,0 +1,63 @@
+import {
+  MESSAGE_HISTORY_MAX_BYTES,
+  MESSAGE_HISTORY_MAX_MESSAGES,
+  MESSAGE_MAX_BYTES,
+} from '@customer-api/contract';
+import { ConflictError, ValidationError } from '../../http/errors.js';
+import type { AppDeps } from '../types.js';
+import * as repo from './messages.repo.js';
+
+// The limits of an audience's conversation (contract: MESSAGE_MAX_BYTES, MESSAGE_HISTORY_MAX_BYTES,
+// MESSAGE_HISTORY_MAX_MESSAGES): checked when a message is written, applied again when it is read.
+
+/**
+ * Checks the history with the message just inserted as number `seq` (the audience row is locked,
+ * so concurrent posts are checked one after the other); throwing rolls the insert back, so nothing
+ * is stored. A full history is 409, not 400: the message itself is fine, the audience has no room.
+ */
+export async function assertWithinLimits(
+  tx: AppDeps['db'],
+  conversationId: string,
+  seq: number,
+): Promise<void> {
+  // Sequence numbers run 1, 2, 3… per conversation and messages are never deleted: seq counts them.
+  if (seq > MESSAGE_HISTORY_MAX_MESSAGES) {
+    throw new ConflictError(
+      `The audience's message history is full: it holds ${MESSAGE_HISTORY_MAX_MESSAGES.toLocaleString('en-US')} messages, the most an audience's history may hold. Continue the conversation in a new audience.`,
+    );
+  }
+  const { totalBytes, messageBytes } = await repo.measureHistory(tx, conversationId, seq);
+  if (messageBytes > MESSAGE_MAX_BYTES) {
+    throw ValidationError.of(
+      'body',
+      `The message takes ${bytes(messageBytes)} as stored; a message may take at most ${bytes(MESSAGE_MAX_BYTES)} (256 KiB), counting content, reasoning, tool calls with their results, content parts and changes with their previous values. Keep large tool results elsewhere and reference them.`,
+    );
+  }
+  if (totalBytes > MESSAGE_HISTORY_MAX_BYTES) {
+    throw new ConflictError(
+      `The audience's message history is full: with this message (${bytes(messageBytes)}) it would take ${bytes(totalBytes)}, more than the ${bytes(MESSAGE_HISTORY_MAX_BYTES)} (4 MiB) an audience's history may hold. Continue the conversation in a new audience.`,
+    );
+  }
+}
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
+
+/**
+ * The messages and changes a history read returns: everything written under the limits. A history
+ * stored before they held (or past a lowered limit) is cut to its newest messages within the
+ * budget, so no read grows with what a tenant managed to store.
+ */
+export async function boundedHistory(
+  db: AppDeps['db'],
+  conversation: repo.ConversationRow,
+): Promise<[repo.MessageRow[], repo.ChangeRow[]]> {
+  const fromSeq = await repo.firstSeqWithin(db, conversation.id, {
+    count: MESSAGE_HISTORY_MAX_MESSAGES,
+    bytes: MESSAGE_HISTORY_MAX_BYTES,
+  });
+  if (fromSeq === undefined) return [[], []];
+  return Promise.all([
+    repo.listMessages(db, conversation.id, fromSeq),
+    repo.listChanges(db, conversation.tenantId, conversation.audienceId, fromSeq),
+  ]);
+}
