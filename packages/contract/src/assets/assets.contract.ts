@@ -30,9 +30,10 @@ export const assetsContract = c.router({
     method: 'POST',
     path: '/assets',
     body: CreateAssetBodySchema,
-    responses: { 201: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    responses: { 201: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Create an asset',
-    description: 'Registers a stored media or component item (name and data {type, fileId}).',
+    description:
+      'Registers a stored media or component item (name and data {type, fileId}). 404 when parentAssetId names no asset of this tenant (a trashed parent is accepted; a deleted one is not).',
     metadata: operation('Assets', 'create'),
   },
   trashAsset: {

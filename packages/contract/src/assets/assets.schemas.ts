@@ -48,7 +48,12 @@ export const CreateAssetBodySchema = z
     data: z.object({ type: AssetTypeSchema, fileId: z.string().min(1).max(255) }).strict(),
     purpose: z.string().min(1).max(1000).optional(),
     aiDescription: z.string().min(1).max(10_000).optional(),
-    parentAssetId: z.string().min(1).max(255).optional(),
+    parentAssetId: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('An asset of this tenant (assetId from createAsset); an unknown one is 404 NOT_FOUND.'),
     tags: z.array(z.string().min(1).max(100)).max(50).optional(),
     hidden: z.boolean().optional(),
   })

@@ -44,7 +44,8 @@ export const audiencesContract = c.router({
     body: CreateAudienceBodySchema,
     responses: { 201: AudienceSchema, ...withConflict },
     summary: 'Create an audience',
-    description: 'Creates a draft audience under a page. 409 when the page is archived or deleted.',
+    description:
+      'Creates a draft audience under a page. 404 when personId names no person of this tenant (from createPerson); 409 when the page is archived or deleted.',
     metadata: operation('Audiences', 'create'),
   },
   getAudience: {

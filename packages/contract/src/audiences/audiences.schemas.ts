@@ -97,7 +97,9 @@ const optionalText = (max: number) => z.string().min(1).max(max).optional();
 export const CreateAudienceBodySchema = z
   .object({
     customName: optionalText(255),
-    personId: optionalText(255),
+    personId: optionalText(255).describe(
+      'A person of this tenant (personId from createPerson); an unknown one is 404 NOT_FOUND.',
+    ),
     personRouteKey: optionalText(255),
     supplementaryContext: z.string().max(100_000).optional(),
     isNewPageAgent: z.boolean().optional(),

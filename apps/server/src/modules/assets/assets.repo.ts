@@ -84,3 +84,12 @@ export async function countTrashMatches(db: Db, filter: TrashFilter): Promise<nu
   const [row] = await db.select({ n: count() }).from(assets).where(trashWhere(filter));
   return row?.n ?? 0;
 }
+
+/** Finds a tenant's asset by id. */
+export async function findAsset(db: Db, tenantId: string, assetId: string): Promise<AssetRow | undefined> {
+  const rows = await db
+    .select()
+    .from(assets)
+    .where(and(eq(assets.tenantId, tenantId), eq(assets.id, assetId)));
+  return rows[0];
+}

@@ -1,6 +1,7 @@
 import { type Asset, AssetSchema, type CreateAssetBody } from '@customer-api/contract';
-import { sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { assets } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { TEST_BASE_URL, useTestApp } from '../../test/test-app.js';
 import { send, walk } from '../accounts/test-support.js';
@@ -49,6 +50,44 @@ describe('POST /v0/assets', () => {
     });
     expect(created).not.toHaveProperty('trashedAt');
     expect(created.assetId).toMatch(/^asset_[0-9a-z]{26}$/);
+  });
+
+  it("accepts a parent of the tenant, even trashed; an unknown or another tenant's parentAssetId is 404 and creates nothing", async () => {
+    const parent = await asset({ name: 'Parent' });
+    expect(await asset({ name: 'Child', parentAssetId: parent.assetId })).toMatchObject({
+      parentAssetId: parent.assetId,
+    });
+    await send(t, 'POST', `/v0/assets/${parent.assetId}/trash`, {});
+    expect((await asset({ name: 'Late child', parentAssetId: parent.assetId })).parentAssetId).toBe(
+      parent.assetId,
+    );
+
+    const other = await t.seed.tenant();
+    const foreign = await send(
+      t,
+      'POST',
+      '/v0/assets',
+      { name: 'Theirs', data: { type: 'logo', fileId: 'f' } },
+      other,
+    );
+    expect(foreign.statusCode, foreign.body).toBe(201);
+    const stored = () =>
+      t.database.db.select({ n: count() }).from(assets).where(eq(assets.tenantId, t.tenant.tenantId));
+    const before = await stored();
+    const details = [];
+    for (const parentAssetId of ['asset_0000000000000000000000000z', foreign.json().assetId as string]) {
+      const res = await send(t, 'POST', '/v0/assets', {
+        name: 'Orphan',
+        data: { type: 'logo', fileId: 'f' },
+        parentAssetId,
+      });
+      const error = expectApiError(res, 'NOT_FOUND');
+      expect(error.detail).toContain('parentAssetId');
+      details.push(String(error.detail).replace(parentAssetId, '<id>'));
+    }
+    // Another tenant's asset reads exactly like one that does not exist.
+    expect(details[1]).toBe(details[0]);
+    expect(await stored()).toEqual(before);
   });
 
   it('answers 400 for an unknown data.type and missing fields', async () => {

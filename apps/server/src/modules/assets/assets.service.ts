@@ -52,12 +52,24 @@ export function toApiAsset(row: repo.AssetRow, baseUrl: string): Asset {
   };
 }
 
+/**
+ * 404 unless `parentAssetId` names a stored asset of the tenant: another tenant's is "not found"
+ * like an unknown one, so the answer confirms nothing. A trashed parent counts (the trash is
+ * reversible); a deleted one does not.
+ */
+async function requireParentAsset(db: Db, tenantId: string, parentAssetId: string): Promise<void> {
+  const parent = await repo.findAsset(db, tenantId, parentAssetId);
+  if (!parent || parent.deletedAt)
+    throw new NotFoundError(`Asset ${parentAssetId} (body field parentAssetId) not found.`);
+}
+
 /** Registers an asset (lifecycleState `active`). */
 export async function createAsset(
   deps: AssetsDeps,
   tenantId: string,
   body: z.output<typeof CreateAssetBodySchema>,
 ): Promise<Asset> {
+  if (body.parentAssetId !== undefined) await requireParentAsset(deps.db, tenantId, body.parentAssetId);
   const now = deps.clock();
   const row = await repo.insertAsset(deps.db, {
     id: deps.ids('asset'),

@@ -47,6 +47,37 @@ describe('POST /v0/pages/{page_id}/audiences', () => {
     expectApiError(await post('/v0/pages/page_nope/audiences'), 'NOT_FOUND');
   });
 
+  it("links a person of the tenant; an unknown or another tenant's personId is 404 and creates nothing", async () => {
+    const page = await t.seed.page(t.tenant);
+    const person = (await post('/v0/persons', { name: 'Jane', email: 'jane@linked.example' })).json();
+    const linked = await post(`/v0/pages/${page.pageId}/audiences`, { personId: person.personId });
+    expect(linked.statusCode, linked.body).toBe(201);
+    expect(linked.json()).toMatchObject({ personId: person.personId });
+
+    const other = await t.seed.tenant();
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: '/v0/persons',
+      headers: other.auth(),
+      payload: { name: 'Max', email: 'max@other.example' },
+    });
+    expect(foreign.statusCode, foreign.body).toBe(201);
+    const unknownId = 'person_0000000000000000000000000z';
+    const details = [];
+    for (const personId of [unknownId, foreign.json().personId as string]) {
+      const error = expectApiError(
+        await post(`/v0/pages/${page.pageId}/audiences`, { personId }),
+        'NOT_FOUND',
+      );
+      expect(error.detail).toContain('personId');
+      details.push(String(error.detail).replace(personId, '<id>'));
+    }
+    // Another tenant's person reads exactly like one that does not exist.
+    expect(details[1]).toBe(details[0]);
+    expect((await get(`/v0/pages/${page.pageId}`)).json().audiencesCount).toBe(1);
+    expect((await get(`/v0/pages/${page.pageId}/audiences`)).json().totalCount).toBe(1);
+  });
+
   it('rejects invalid bodies', async () => {
     const page = await t.seed.page(t.tenant);
     for (const bad of [

@@ -12,6 +12,7 @@ import { toPage } from '../../lib/pagination.js';
 import type { PageRow } from '../pages/pages.repo.js';
 import { adjustAudiencesCount } from '../pages/pages.repo.js';
 import { requirePage } from '../pages/pages.service.js';
+import { findPerson } from '../persons/persons.repo.js';
 import type { AppDeps } from '../types.js';
 import { embeddedVersionIds, toApiAudience } from './audiences.mapper.js';
 import * as repo from './audiences.repo.js';
@@ -42,6 +43,15 @@ export function assertPageLive(page: PageRow): void {
   if (page.archivedAt) throw new ConflictError(`Page ${page.id} is archived; restore it first.`);
 }
 
+/**
+ * 404 unless `personId` names a person of the tenant. Another tenant's person is "not found" like
+ * an unknown one: anything else would confirm that the id exists.
+ */
+async function requirePersonRef(db: Db, tenantId: string, personId: string): Promise<void> {
+  if (!(await findPerson(db, tenantId, personId)))
+    throw new NotFoundError(`Person ${personId} (body field personId) not found.`);
+}
+
 async function present(db: Db, page: PageRow, row: repo.AudienceRow): Promise<RestoredAudience> {
   return toApiAudience(row, page, await repo.findVersionsByIds(db, embeddedVersionIds([row])));
 }
@@ -56,6 +66,7 @@ export async function createAudience(
   return deps.db.transaction(async (tx) => {
     const page = await requirePage(tx, tenantId, pageId, true);
     assertPageLive(page);
+    if (body.personId !== undefined) await requirePersonRef(tx, tenantId, body.personId);
     const now = deps.clock();
     const who = body.personRouteKey ?? body.personId;
     const row = await repo.insertAudience(tx, {
