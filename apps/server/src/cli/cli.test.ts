@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestSettings } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { accounts } from '../db/schema/index.js';
@@ -104,6 +104,22 @@ describe('customer-api CLI', () => {
       expect(stored?.count).toBe(4510);
       expect(await readCounter(database.db, result.tenantId, ACCOUNTS_COUNTER)).toBe(4510);
       expect(await readCounter(database.db, result.tenantId, EMPTY_ACCOUNTS_COUNTER)).toBe(4510);
+      // The planner knows the table's new size (reltuples; PGlite has no autovacuum to update it).
+      // On PostgreSQL autovacuum could also get there, but only a manual ANALYZE sets
+      // last_analyze, which a session publishes as it ends: hence the wait.
+      await vi.waitFor(
+        async () => {
+          const stats = (await database.db.execute(sql`
+            SELECT c.reltuples::float8 AS reltuples, s.last_analyze
+            FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid
+            WHERE s.relname = 'accounts'`)) as unknown as {
+            rows: Array<{ reltuples: number; last_analyze: unknown }>;
+          };
+          expect(Number(stats.rows[0]?.reltuples)).toBeGreaterThanOrEqual(4510);
+          if (settings.databaseUrl) expect(stats.rows[0]?.last_analyze ?? null).not.toBeNull();
+        },
+        { timeout: 10_000, interval: 200 },
+      );
     } finally {
       await database.close();
     }
@@ -123,7 +139,8 @@ describe('customer-api CLI', () => {
         const res = await cli(['migrate'], env);
         expect(res.code).toBe(1);
         expect(res.err).toMatch(/in use by another process/);
-        expect(Date.now() - started).toBeLessThan(5000);
+        // It fails instead of waiting for the holder (which never lets go during this test).
+        expect(Date.now() - started).toBeLessThan(60_000);
       } finally {
         await holder.close();
       }
