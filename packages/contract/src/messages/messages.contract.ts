@@ -23,7 +23,7 @@ export const messagesContract = c.router({
     responses: { 200: GetMessageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: "Get an audience's messages",
     description:
-      "Reads an audience's conversation: messages oldest first, the audience's current context and pending changes. Needs pageId and audienceId (from listAudiences). The history is bounded (see createAudienceMessage): at most 1,000 messages, which with the pending changes take at most 4 MiB of JSON, so one read stays within about 5 MiB with the context.",
+      "Reads an audience's conversation: messages oldest first, the audience's current context and pending changes. Needs pageId and audienceId (from listAudiences). A history holds at most 1,000 messages and 4 MiB (see createAudienceMessage).",
     metadata: operation('Audience Messages', 'read'),
   },
   createAudienceMessage: {
@@ -34,7 +34,7 @@ export const messagesContract = c.router({
     responses: { 201: MessageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Post an audience message',
     description:
-      "Adds a message to an audience's conversation. Changes with status applied update the audience and store a snapshot. Limits: a message may take at most 256 KiB (262,144 bytes of JSON as returned, changes included; larger: 400 VALIDATION_ERROR), and an audience's history at most 1,000 messages and 4 MiB (4,194,304 bytes, saved changes counted twice as they are also listed as pending); a message that would go past either: 409 CONFLICT. Nothing is stored when a limit is exceeded.",
+      "Adds a message to an audience's conversation. Changes with status applied update the audience and store a snapshot. Limits: 256 KiB of JSON per message (larger: 400); 1,000 messages and 4 MiB per audience (past either: 409). Nothing is stored past a limit.",
     metadata: operation('Audience Messages', 'create', { destructive: true }),
   },
   restoreAudienceMessage: {

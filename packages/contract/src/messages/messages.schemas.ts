@@ -196,7 +196,7 @@ export const CreateMessageBodySchema = z
   .meta({
     id: 'CreateMessageRequest',
     description:
-      'A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON, counting content, reasoning, tool calls with their results, content parts and changes with their previous values); keep large tool results elsewhere and reference them.',
+      "A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON as returned: content, reasoning, tool calls with their results, content parts, changes with their previous values); larger is 400 VALIDATION_ERROR, so keep large tool results elsewhere and reference them. An audience's history holds at most 1,000 messages and 4 MiB (4,194,304 bytes; saved changes count twice, as the history also lists them as pending); a message past either is 409 CONFLICT.",
   });
 /** Body of `createAudienceMessage`. */
 export type CreateMessageBody = z.input<typeof CreateMessageBodySchema>;
