@@ -155,7 +155,7 @@ describe('5. JSON nested thousands of levels', () => {
       ['/v0/person_logs', `{"personId":"person_x","source":"s","type":"t","payload":${nested(10_000)}}`],
       [
         messages,
-        `{"role":"user","content":"c","toolCalls":[{"id":"1","name":"n","args":${nested(10_000)}}]}`,
+        `{"role":"user","content":"c","toolCalls":[{"id":"1","name":"n","status":"complete","arguments":${nested(10_000)}}]}`,
       ],
     ] as const) {
       expect(expectError(await post(a.apiKey, url, payload), 400, 'VALIDATION_ERROR').detail).toMatch(

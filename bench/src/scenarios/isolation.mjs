@@ -204,7 +204,7 @@ async function messageHistories({ url, a, signal, ctx }) {
     const body = JSON.stringify({
       role: 'assistant',
       content: 'result',
-      toolCalls: [{ id: 'call', name: 'tool', args: {}, result: 'x'.repeat(size) }],
+      toolCalls: [{ id: 'call', name: 'tool', status: 'complete', arguments: {}, result: 'x'.repeat(size) }],
     });
     const status = await request(url, a.apiKey, 'POST', path, body);
     if (status === 201) stored += 1;

@@ -24,7 +24,14 @@ const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
 const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
 const CONCURRENCY = 16; // the dispatcher's default number of deliveries in flight
 
-const env = { DATABASE_URL: process.env.DATABASE_URL, WEBHOOKS_ALLOW_INSECURE: '1', LOG_LEVEL: 'silent' };
+// One tenant's backlog: its share is the whole dispatcher here, so the rate is the machine's own
+// (the default share of 4 per tenant would measure the fairness cap instead).
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL,
+  WEBHOOKS_ALLOW_INSECURE: '1',
+  WEBHOOKS_TENANT_CONCURRENCY: '16',
+  LOG_LEVEL: 'silent',
+};
 const config = loadConfig(env);
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
 const deps = { db: database.db, clock: systemClock, ids: newId, config };

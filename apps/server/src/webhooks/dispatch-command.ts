@@ -31,7 +31,12 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
  */
 export async function commandDispatch(config: Config): Promise<number> {
   const log = pino({ level: config.logLevel }).child({ component: 'webhooks' });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.database.poolSize,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
   let dispatcher: WebhookDispatcher;
   try {
     await runMigrations(database);

@@ -34,7 +34,7 @@ export const messagesContract = c.router({
     responses: { 201: MessageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Post an audience message',
     description:
-      "Adds a message to an audience's conversation. Changes with status applied update the audience and store a snapshot. Limits: 256 KiB of JSON per message (larger: 400); 1,000 messages and 4 MiB per audience (past either: 409). Nothing is stored past a limit.",
+      "Adds a message to an audience's conversation. Changes with status applied update the audience and store a snapshot. Limits: 256 KiB of JSON per message (larger: 400); 1,000 messages and 4 MiB per audience (past either: 400). Nothing is stored past a limit.",
     metadata: operation('Audience Messages', 'create', { destructive: true }),
   },
   restoreAudienceMessage: {

@@ -21,12 +21,12 @@ export const MESSAGE_MAX_BYTES = 262_144;
 /**
  * Largest history of one audience: 4 MiB, the sum of its messages' sizes (see
  * {@link MESSAGE_MAX_BYTES}) where saved changes count twice, since the history also lists them
- * as `pendingChanges`. A message that would go past it: 409 CONFLICT. A history read therefore
+ * as `pendingChanges`. A message that would go past it: 400 VALIDATION_ERROR. A history read therefore
  * answers at most this much plus the audience's context.
  */
 export const MESSAGE_HISTORY_MAX_BYTES = 4_194_304;
 
-/** Most messages one audience's history holds; the next one is 409 CONFLICT. */
+/** Most messages one audience's history holds; the next one is 400 VALIDATION_ERROR. */
 export const MESSAGE_HISTORY_MAX_MESSAGES = 1_000;
 
 /** States of a proposed change. */
@@ -196,7 +196,7 @@ export const CreateMessageBodySchema = z
   .meta({
     id: 'CreateMessageRequest',
     description:
-      "A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON as returned: content, reasoning, tool calls with their results, content parts, changes with their previous values); larger is 400 VALIDATION_ERROR, so keep large tool results elsewhere and reference them. An audience's history holds at most 1,000 messages and 4 MiB (4,194,304 bytes; saved changes count twice, as the history also lists them as pending); a message past either is 409 CONFLICT.",
+      "A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON as returned: content, reasoning, tool calls with their results, content parts, changes with their previous values); larger is 400 VALIDATION_ERROR, so keep large tool results elsewhere and reference them. An audience's history holds at most 1,000 messages and 4 MiB (4,194,304 bytes; saved changes count twice, as the history also lists them as pending); a message past either is 400 VALIDATION_ERROR too.",
   });
 /** Body of `createAudienceMessage`. */
 export type CreateMessageBody = z.input<typeof CreateMessageBodySchema>;

@@ -24,10 +24,13 @@ export const webhooksContract = c.router({
     method: 'POST',
     path: '/webhook_subscriptions',
     body: CreateWebhookSubscriptionBodySchema,
-    responses: { 201: WebhookSubscriptionWithSecretSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    responses: {
+      201: WebhookSubscriptionWithSecretSchema,
+      ...errorResponses(...COMMON_ERROR_STATUSES, 409),
+    },
     summary: 'Create a webhook subscription',
     description:
-      'Subscribes a URL to page.version.* events. The response carries the signingSecret once; it is never shown again.',
+      'Subscribes a URL to page.version.* events. The response carries the signingSecret once; it is never shown again. A tenant has at most 16 subscriptions (the server setting WEBHOOKS_MAX_SUBSCRIPTIONS); one more is 409.',
     metadata: operation('Webhook Subscriptions', 'create'),
   },
   listWebhookSubscriptions: {

@@ -3,7 +3,7 @@ import {
   MESSAGE_HISTORY_MAX_MESSAGES,
   MESSAGE_MAX_BYTES,
 } from '@customer-api/contract';
-import { ConflictError, ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../http/errors.js';
 import type { AppDeps } from '../types.js';
 import * as repo from './messages.repo.js';
 
@@ -13,7 +13,7 @@ import * as repo from './messages.repo.js';
 /**
  * Checks the history with the message just inserted as number `seq` (the audience row is locked,
  * so concurrent posts are checked one after the other); throwing rolls the insert back, so nothing
- * is stored. A full history is 409, not 400: the message itself is fine, the audience has no room.
+ * is stored. A full history is 400 VALIDATION_ERROR, as DESIGN fixes for every bound on writes.
  */
 export async function assertWithinLimits(
   tx: AppDeps['db'],
@@ -22,7 +22,8 @@ export async function assertWithinLimits(
 ): Promise<void> {
   // Sequence numbers run 1, 2, 3… per conversation and messages are never deleted: seq counts them.
   if (seq > MESSAGE_HISTORY_MAX_MESSAGES) {
-    throw new ConflictError(
+    throw ValidationError.of(
+      'body',
       `The audience's message history is full: it holds ${MESSAGE_HISTORY_MAX_MESSAGES.toLocaleString('en-US')} messages, the most an audience's history may hold. Continue the conversation in a new audience.`,
     );
   }
@@ -34,7 +35,8 @@ export async function assertWithinLimits(
     );
   }
   if (totalBytes > MESSAGE_HISTORY_MAX_BYTES) {
-    throw new ConflictError(
+    throw ValidationError.of(
+      'body',
       `The audience's message history is full: with this message (${bytes(messageBytes)}) it would take ${bytes(totalBytes)}, more than the ${bytes(MESSAGE_HISTORY_MAX_BYTES)} (4 MiB) an audience's history may hold. Continue the conversation in a new audience.`,
     );
   }

@@ -105,7 +105,7 @@ describe('size of one message', () => {
 });
 
 describe('size of a history', () => {
-  it('answers 409 once 4 MiB are stored, and a read stays within the bound', async () => {
+  it('answers 400 once 4 MiB are stored, and a read stays within the bound', async () => {
     const { messages } = await setup();
     // About 240 kB each, 40 kB of it a saved change that the read also lists as pending.
     const message = withToolResult(200_000, {
@@ -119,7 +119,7 @@ describe('size of a history', () => {
       else refused = res;
     }
     expect(refused, 'no message was refused').toBeDefined();
-    const error = expectApiError(refused as NonNullable<typeof refused>, 'CONFLICT');
+    const error = expectApiError(refused as NonNullable<typeof refused>, 'VALIDATION_ERROR');
     expect(error.detail).toMatch(/message history is full.*4,194,304 bytes \(4 MiB\)/);
     // The limit is not lower than documented: the accepted messages fill all but one message's worth.
     expect(accepted).toBeGreaterThanOrEqual(Math.floor(MESSAGE_HISTORY_MAX_BYTES / 240_000) - 1);
@@ -144,16 +144,19 @@ describe('size of a history', () => {
     const ids = GetMessageSchema.parse(read.json()).messages.map((m) => m.messageId);
     expect(ids).toEqual(legacy.slice(-3));
     expect(historyBytes(read.body)).toBeLessThanOrEqual(MESSAGE_HISTORY_MAX_BYTES);
-    expectApiError(await post(messages, { role: 'user', content: 'more' }), 'CONFLICT');
+    expectApiError(await post(messages, { role: 'user', content: 'more' }), 'VALIDATION_ERROR');
   });
 });
 
 describe('number of messages in a history', () => {
-  it('answers 409 for message 1,001 and reads at most the newest 1,000 of a longer history', async () => {
+  it('answers 400 for message 1,001 and reads at most the newest 1,000 of a longer history', async () => {
     const { audience, messages } = await setup();
     await storeDirectly(audience.audienceId, messages, 2, MESSAGE_HISTORY_MAX_MESSAGES - 1, 'ok');
     expect((await post(messages, { role: 'user', content: 'number 1,000' })).statusCode).toBe(201);
-    const error = expectApiError(await post(messages, { role: 'user', content: 'one more' }), 'CONFLICT');
+    const error = expectApiError(
+      await post(messages, { role: 'user', content: 'one more' }),
+      'VALIDATION_ERROR',
+    );
     expect(error.detail).toMatch(/message history is full: it holds 1,000 messages/);
     let history = GetMessageSchema.parse((await get(messages)).json());
     expect(history.messages).toHaveLength(MESSAGE_HISTORY_MAX_MESSAGES);
