@@ -3,8 +3,9 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import { type AddressInfo, connect } from 'node:net';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ErrorSchema } from '@customer-api/contract';
@@ -65,6 +66,165 @@ describe('1. a search the trigram index cannot serve', () => {
     const found = await get(a.apiKey, '/v0/assets/trash?limit=1&query=logo%201999');
     expect(found.json()).toMatchObject({ totalCount: 11 }); // 1999 and 19990..19999
     report('noisy-neighbour-trash-search', { trashedAssets: rows, parallelSearches: 8 });
+  });
+});
+
+/** A page and audience of `apiKey`'s tenant; returns the audience's path. */
+async function audiencePath(apiKey: string): Promise<string> {
+  const page = await post(
+    apiKey,
+    '/v0/pages',
+    '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
+  );
+  const audience = await post(apiKey, `/v0/pages/${page.json().pageId}/audiences`, '{}');
+  return `/v0/pages/${page.json().pageId}/audiences/${audience.json().audienceId}`;
+}
+
+describe('2. message histories', () => {
+  const message = (resultBytes: number) =>
+    JSON.stringify({
+      role: 'assistant',
+      content: 'tool output',
+      toolCalls: [
+        { id: 'c', name: 'fetch', status: 'complete', arguments: {}, result: 'x'.repeat(resultBytes) },
+      ],
+    });
+
+  it('refuses a 1 MiB message and a message past a full history; 8 parallel reads stay within 4 MiB each', async () => {
+    const path = `${await audiencePath(a.apiKey)}/messages`;
+    expectError(await post(a.apiKey, path, message(1024 * 1024 - 1024)), 400, 'VALIDATION_ERROR');
+    let stored = 0;
+    let refusal: { statusCode: number; body: string } | undefined;
+    while (!refusal && stored < 40) {
+      const res = await post(a.apiKey, path, message(250_000));
+      if (res.statusCode === 201) stored += 1;
+      else refusal = res;
+    }
+    expect(expectError(refusal ?? { statusCode: 0, body: '{}' }, 400, 'VALIDATION_ERROR').detail).toMatch(
+      /history is full/,
+    );
+    const reads = await Promise.all(Array.from({ length: 8 }, () => get(a.apiKey, path)));
+    for (const read of reads) {
+      expect(read.statusCode).toBe(200);
+      expect(Buffer.byteLength(read.body)).toBeLessThan(4.5 * 1024 * 1024);
+    }
+    expect((await get(b.apiKey, '/v0/pages')).statusCode).toBe(200);
+    report('noisy-neighbour-message-history', { stored, readBytes: Buffer.byteLength(reads[0]?.body ?? '') });
+  });
+});
+
+describe('3. the webhook dispatcher', () => {
+  it('caps subscriptions at 16 and delivers B’s event while A’s receiver holds every request', async () => {
+    const held: Array<() => void> = [];
+    const arrivals: string[] = [];
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        arrivals.push(req.url ?? '');
+        if (req.url === '/slow') held.push(() => res.end('ok'));
+        else res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i += 1) {
+        statuses.push(
+          (await post(a.apiKey, '/v0/webhook_subscriptions', JSON.stringify({ url: `${base}/slow` })))
+            .statusCode,
+        );
+      }
+      expect(statuses.filter((s) => s === 201)).toHaveLength(16);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(4);
+      await post(b.apiKey, '/v0/webhook_subscriptions', JSON.stringify({ url: `${base}/fast` }));
+      const aAudience = await audiencePath(a.apiKey);
+      const bAudience = await audiencePath(b.apiKey);
+      await post(a.apiKey, `${aAudience}/versions`, '{}');
+      await post(b.apiKey, `${bAudience}/versions`, '{}');
+      const pass = server.dispatchOnce();
+      // B's one delivery arrives although A's receiver holds every request it gets.
+      await expect.poll(() => arrivals.includes('/fast'), { timeout: 60_000, interval: 20 }).toBe(true);
+      const slowInFlight = arrivals.filter((url) => url === '/slow').length;
+      expect(slowInFlight).toBeGreaterThan(0);
+      expect(slowInFlight).toBeLessThanOrEqual(4); // A's share of the dispatcher
+      while (held.length) held.shift()?.();
+      const release = setInterval(() => {
+        while (held.length) held.shift()?.();
+      }, 20);
+      await pass;
+      clearInterval(release);
+      report('noisy-neighbour-dispatcher', { subscriptionsAsked: 20, aInFlightWhenBDelivered: slowInFlight });
+    } finally {
+      while (held.length) held.shift()?.();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
+
+describe('7. the delivery log', () => {
+  it('names the failure without addresses or resolver messages', async () => {
+    const strict = await startInProcess({ WEBHOOKS_ALLOW_INSECURE: '0' });
+    try {
+      const tenant = await strict.tenant('delivery-log');
+      const sendTo = async (url: string) => {
+        const res = await strict.app.inject({
+          method: 'POST',
+          url: '/v0/webhook_subscriptions',
+          headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
+          payload: JSON.stringify({ url }),
+        });
+        return res.json().webhookSubscriptionId as string;
+      };
+      const subscriptions = [
+        // This machine's own name resolves to one of its addresses (here 127.0.0.1), as `vm` did in
+        // the review; the literal `localhost` is refused when the subscription is created.
+        await sendTo(`https://${hostname()}/hook`),
+        await sendTo('https://no-such-host.invalid/hook'),
+      ];
+      const page = await strict.app.inject({
+        method: 'POST',
+        url: '/v0/pages',
+        headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
+        payload: '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
+      });
+      const pageId = page.json().pageId;
+      const audience = await strict.app.inject({
+        method: 'POST',
+        url: `/v0/pages/${pageId}/audiences`,
+        headers: { 'x-api-key': tenant.apiKey },
+      });
+      await strict.app.inject({
+        method: 'POST',
+        url: `/v0/pages/${pageId}/audiences/${audience.json().audienceId}/versions`,
+        headers: { 'x-api-key': tenant.apiKey },
+      });
+      await strict.dispatchOnce();
+      const errors: string[] = [];
+      for (const id of subscriptions) {
+        const list = await strict.app.inject({
+          url: `/v0/webhook_subscriptions/${id}/deliveries`,
+          headers: { 'x-api-key': tenant.apiKey },
+        });
+        for (const item of list.json().items as Array<{ error: string | null }>)
+          errors.push(item.error ?? '');
+      }
+      // One failed attempt per subscription and event, each with its category's text.
+      expect(errors.length).toBeGreaterThanOrEqual(2);
+      for (const text of errors) {
+        expect(text).not.toMatch(
+          /127\.0\.0\.1|::1|\d+\.\d+\.\d+\.\d+|ENOTFOUND|EAI_AGAIN|getaddrinfo|loopback\)/,
+        );
+      }
+      expect(errors).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/private, loopback or link-local/),
+          expect.stringMatching(/DNS lookup failed/),
+        ]),
+      );
+    } finally {
+      await strict.close();
+    }
   });
 });
 
@@ -232,6 +392,35 @@ describe('8. secrets in logs', () => {
 });
 
 describe('9. smaller findings', () => {
+  it('refuses a personId or parentAssetId of another tenant with 404, storing nothing', async () => {
+    const person = await post(b.apiKey, '/v0/persons', '{"name":"B person","email":"p@b-tenant.example"}');
+    const asset = await post(b.apiKey, '/v0/assets', '{"name":"b.png","data":{"type":"image","fileId":"f"}}');
+    const page = await post(
+      a.apiKey,
+      '/v0/pages',
+      '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
+    );
+    const foreignPerson = await post(
+      a.apiKey,
+      `/v0/pages/${page.json().pageId}/audiences`,
+      JSON.stringify({ personId: person.json().personId }),
+    );
+    expect(expectError(foreignPerson, 404, 'NOT_FOUND').detail).toMatch(/personId/);
+    const foreignParent = await post(
+      a.apiKey,
+      '/v0/assets',
+      JSON.stringify({
+        name: 'a.png',
+        data: { type: 'image', fileId: 'f' },
+        parentAssetId: asset.json().assetId,
+      }),
+    );
+    expect(expectError(foreignParent, 404, 'NOT_FOUND').detail).toMatch(/parentAssetId/);
+    expect((await get(a.apiKey, `/v0/pages/${page.json().pageId}/audiences`)).json()).toMatchObject({
+      totalCount: 0,
+    });
+  });
+
   it('names reserved keys precisely, accepts "constructor" as data, and answers long path parameters', async () => {
     const body = expectError(
       await post(
