@@ -11,7 +11,14 @@ const c = initContract();
 /** Query of `listTrashedAssets`. */
 export const ListTrashedAssetsQuerySchema = PaginationQuerySchema.extend({
   assetType: AssetTypeSchema.optional().describe('Only assets of this type.'),
-  query: z.string().min(1).max(200).optional().describe('Case-insensitive text matched against asset names.'),
+  query: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Case-insensitive text matched against asset names. Over a trash of more than 10,000 assets it needs three letters or digits in a row (else 400).',
+    ),
 }).strict();
 
 /** Asset operations. */
