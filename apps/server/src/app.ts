@@ -11,6 +11,7 @@ import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerDocs } from './http/docs.js';
 import {
   errorBody,
@@ -59,6 +60,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await rateLimiter.ready();
 
   app.decorateRequest('auth', null);
+  registerConnectionTimeouts(app, config.http);
   registerRequestId(app);
   registerDraining(app);
   registerJsonParser(app);
@@ -104,7 +106,7 @@ function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
     // Node checks the first two every `connectionsCheckingInterval`, so that is kept short.
     http: {
       headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
-      connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+      connectionsCheckingInterval: connectionsCheckingInterval(config.http),
     },
     requestTimeout: requestTimeoutMs,
     connectionTimeout: idleTimeoutMs,

@@ -3,7 +3,7 @@ import type { TenantShare } from '../db/tenant-share.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
-import { enforceRateLimit, type RateLimiter } from './rate-limit.js';
+import { enforceRateLimit, extraCostOf, type RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -42,6 +42,13 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('preHandler', (request, _reply, done) => {
     if (request.auth) deps.share.run(request.auth.tenantId, done);
     else done();
+  });
+  // Large responses cost more of the window, charged once they are sent (never delaying them).
+  app.addHook('onResponse', async (request, reply) => {
+    const extra = extraCostOf(Number(reply.getHeader('content-length') ?? 0));
+    if (request.auth && extra > 0) {
+      await deps.rateLimiter.consume(`key:${request.auth.keyId}`, extra).catch(() => undefined);
+    }
   });
 }
 

@@ -22,7 +22,8 @@ export interface RateLimiter {
   readonly store: 'memory' | 'postgres' | 'redis';
   /** Resolves once the store accepts commands (rejects when Redis cannot be reached at start). */
   ready(): Promise<void>;
-  consume(key: string): Promise<RateLimitDecision>;
+  /** Counts `points` (default 1) against `key`'s window. */
+  consume(key: string, points?: number): Promise<RateLimitDecision>;
   /**
    * True while this process knows `key`'s window is used up (it answered it 429 and the window
    * has not ended): a caller may refuse work before spending anything on the request.
@@ -119,10 +120,10 @@ function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'>): RateLimiter
   return {
     ...limiter,
     exhausted: (key) => current(key) !== undefined,
-    consume: async (key) => {
+    consume: async (key, points) => {
       const known = current(key);
       if (known) return known;
-      const decision = await limiter.consume(key);
+      const decision = await limiter.consume(key, points);
       if (!decision.allowed) {
         if (refused.size >= MAX_WINDOWS) refused.delete(refused.keys().next().value as string);
         refused.set(key, decision);
@@ -142,9 +143,9 @@ function wrap(
     store,
     close,
     ready: async () => {},
-    consume: async (key) => {
+    consume: async (key, points = 1) => {
       try {
-        return decisionOf(await limiter.consume(key), max, true);
+        return decisionOf(await limiter.consume(key, points), max, true);
       } catch (err) {
         if (err instanceof RateLimiterRes) return decisionOf(err, max, false);
         throw new ServiceUnavailableError(undefined, { cause: err });
@@ -164,7 +165,7 @@ function batched(
   return {
     store,
     ready: lifecycle.ready,
-    consume: (key) => batching.consume(key),
+    consume: (key, points) => batching.consume(key, points),
     close: async () => {
       await batching.close();
       await lifecycle.close();
@@ -211,14 +212,15 @@ export class BatchingLimiter {
     this.#slack = Math.floor(max / 20);
   }
 
-  async consume(key: string): Promise<RateLimitDecision> {
+  async consume(key: string, points = 1): Promise<RateLimitDecision> {
     const now = Date.now();
     let window = this.#windows.get(key);
     if (window && now >= window.resetAt) {
       this.#windows.delete(key);
       window = undefined;
     }
-    if (window) {
+    // Single requests may be admitted locally; a charge of several points always asks the store.
+    if (window && points === 1) {
       const unsent = window.pending + window.sending;
       const used = window.known + unsent + 1;
       if (unsent < this.#slack && this.#max - used >= this.#slack) {
@@ -234,9 +236,9 @@ export class BatchingLimiter {
       }
     }
     // This request, with whatever was admitted locally, goes to the store now.
-    const points = (window?.pending ?? 0) + 1;
+    const toSend = (window?.pending ?? 0) + points;
     if (window) window.pending = 0;
-    const res = await this.#send(key, points, window);
+    const res = await this.#send(key, toSend, window);
     return decisionOf(res, this.#max, res.consumedPoints <= this.#max);
   }
 
@@ -311,6 +313,18 @@ export class BatchingLimiter {
     this.#flush();
     await Promise.allSettled([...this.#flushes]);
   }
+}
+
+/** Response bytes that cost one extra request of the rate limit (256 KiB). */
+export const RESPONSE_COST_UNIT_BYTES = 256 * 1024;
+
+/**
+ * What a response costs beyond the request itself: one more request per full 256 KiB, so that a
+ * caller reading its largest resources (4 MiB message histories) in a loop spends its window in
+ * proportion to the work it causes; ordinary pages and lists cost nothing extra.
+ */
+export function extraCostOf(responseBytes: number): number {
+  return Math.floor(responseBytes / RESPONSE_COST_UNIT_BYTES);
 }
 
 /**

@@ -1,0 +1,31 @@
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+
+/** How often Node checks the headers and request timeouts (set on the server in `app.ts`). */
+export const connectionsCheckingInterval = (http: Config['http']) => Math.min(1000, http.headersTimeoutMs);
+
+/**
+ * Node's `headersTimeout` starts with the first request line, so a connection that never sends a
+ * complete request would only meet the idle timeout, and socket idle timers are not reliable
+ * beside Node's connection checks. Each new connection therefore gets a timer of its own: no
+ * request within the headers timeout (plus two check intervals, so that half-sent headers still
+ * get Node's answer first) and it is closed. The first request clears it.
+ */
+export function registerConnectionTimeouts(app: FastifyInstance, http: Config['http']): void {
+  const firstRequestMs = http.headersTimeoutMs + 2 * connectionsCheckingInterval(http);
+  const timers = new WeakMap<Socket, NodeJS.Timeout>();
+  app.server.on('connection', (socket: Socket) => {
+    const timer = setTimeout(() => socket.destroy(), firstRequestMs).unref();
+    timers.set(socket, timer);
+    socket.once('close', () => clearTimeout(timer));
+  });
+  app.addHook('onRequest', async (request) => {
+    const socket = request.raw.socket;
+    const timer = socket && timers.get(socket);
+    if (timer) {
+      clearTimeout(timer);
+      timers.delete(socket);
+    }
+  });
+}
