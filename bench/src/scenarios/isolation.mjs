@@ -65,7 +65,10 @@ async function runAgainst(ctx, main, label) {
     ]) {
       ctx.progress(`isolation (${label}): ${attack}`);
       const stop = new AbortController();
-      const attacker = run({ url: server.url, a, b, quietB, seconds, signal: stop.signal, ctx });
+      // Each attack starts with a fresh key of A, as each would on its own (a spent window, or the
+      // cost of the previous attack's large reads, would otherwise blunt the next one).
+      const attackerKey = { ...a, apiKey: tenantKey(databaseUrl, 'noisy-a').apiKey };
+      const attacker = run({ url: server.url, a: attackerKey, b, quietB, seconds, signal: stop.signal, ctx });
       await sleep(1000); // the attack gets going before B measures
       const measured = await measure();
       stop.abort();
