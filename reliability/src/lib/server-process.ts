@@ -31,7 +31,16 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
     const value = process.env[name];
     if (value) env[name] = value;
   }
-  return { ...env, NODE_ENV: 'production', LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '100000000', ...extra };
+  // One tenant's load here is the whole load: its database share is the whole pool (the share
+  // itself is tested in noisy-neighbour.test.ts).
+  return {
+    ...env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '100000000',
+    TENANT_DB_CONCURRENCY: '1000',
+    ...extra,
+  };
 }
 
 /** Runs a CLI command to completion; rejects on a non-zero exit. */
