@@ -69,13 +69,12 @@ describe('1. a search the trigram index cannot serve', () => {
   });
 });
 
+/** A valid createPage body. */
+const PAGE_BODY = '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}';
+
 /** A page and audience of `apiKey`'s tenant; returns the audience's path. */
 async function audiencePath(apiKey: string): Promise<string> {
-  const page = await post(
-    apiKey,
-    '/v0/pages',
-    '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
-  );
+  const page = await post(apiKey, '/v0/pages', PAGE_BODY);
   const audience = await post(apiKey, `/v0/pages/${page.json().pageId}/audiences`, '{}');
   return `/v0/pages/${page.json().pageId}/audiences/${audience.json().audienceId}`;
 }
@@ -186,7 +185,7 @@ describe('7. the delivery log', () => {
         method: 'POST',
         url: '/v0/pages',
         headers: { 'x-api-key': tenant.apiKey, 'content-type': 'application/json' },
-        payload: '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
+        payload: PAGE_BODY,
       });
       const pageId = page.json().pageId;
       const audience = await strict.app.inject({
@@ -303,13 +302,7 @@ describe('5. JSON nested thousands of levels', () => {
   const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
   it('is 400 in an account log payload, a person log payload and message tool calls', async () => {
-    const page = await post(
-      a.apiKey,
-      '/v0/pages',
-      '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
-    );
-    const audience = await post(a.apiKey, `/v0/pages/${page.json().pageId}/audiences`, '{}');
-    const messages = `/v0/pages/${page.json().pageId}/audiences/${audience.json().audienceId}/messages`;
+    const messages = `${await audiencePath(a.apiKey)}/messages`;
     for (const [url, payload] of [
       ['/v0/account_logs', `{"source":"s","domain":"deep.example","payload":${nested(5_000)}}`],
       ['/v0/person_logs', `{"personId":"person_x","source":"s","type":"t","payload":${nested(10_000)}}`],
@@ -395,11 +388,7 @@ describe('9. smaller findings', () => {
   it('refuses a personId or parentAssetId of another tenant with 404, storing nothing', async () => {
     const person = await post(b.apiKey, '/v0/persons', '{"name":"B person","email":"p@b-tenant.example"}');
     const asset = await post(b.apiKey, '/v0/assets', '{"name":"b.png","data":{"type":"image","fileId":"f"}}');
-    const page = await post(
-      a.apiKey,
-      '/v0/pages',
-      '{"name":"n","title":"t","pageContext":"c","brandId":"b","pageType":"inbound"}',
-    );
+    const page = await post(a.apiKey, '/v0/pages', PAGE_BODY);
     const foreignPerson = await post(
       a.apiKey,
       `/v0/pages/${page.json().pageId}/audiences`,
