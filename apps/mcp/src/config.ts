@@ -19,6 +19,8 @@ export interface McpConfig {
   maxResultBytes: number;
   http: { port: number; host: string; allowedHosts: string[]; allowedOrigins: string[]; sharedKey: boolean };
   logLevel: LogLevel;
+  /** Confirmation of deletes (`MCP_CONFIRM`, `MCP_CONFIRM_SECRET`). */
+  confirm: { enabled: boolean; secret: string | undefined };
 }
 
 /** Invalid arguments or environment; the message says what to change. */
@@ -49,7 +51,11 @@ Options:
 
 Environment:
   CUSTOMER_API_KEY           API key (stdio; over HTTP each client sends x-api-key or Authorization: Bearer)
-  CUSTOMER_API_BASE_URL      API root (default ${DEFAULT_BASE_URL})`;
+  CUSTOMER_API_BASE_URL      API root (default ${DEFAULT_BASE_URL})
+  MCP_CONFIRM                0: run deletes without asking the user (default 1: ask, where the
+                             client can show a question)
+  MCP_CONFIRM_SECRET         key (32+ characters) signing the confirmation state; give every
+                             replica behind one address the same (default: random per process)`;
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -111,6 +117,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig |
   }
   return {
     transport,
+    confirm: parseConfirm(env),
     baseUrl,
     apiKey,
     selection,
@@ -130,6 +137,15 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig |
     },
     logLevel,
   };
+}
+
+function parseConfirm(env: NodeJS.ProcessEnv): McpConfig['confirm'] {
+  const flag = env.MCP_CONFIRM ?? '1';
+  if (flag !== '0' && flag !== '1') throw new ConfigError('MCP_CONFIRM must be 0 or 1');
+  const secret = env.MCP_CONFIRM_SECRET || undefined;
+  if (secret !== undefined && Buffer.byteLength(secret) < 32)
+    throw new ConfigError('MCP_CONFIRM_SECRET must be at least 32 bytes long');
+  return { enabled: flag === '1', secret };
 }
 
 function parse(argv: string[]) {

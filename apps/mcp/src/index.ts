@@ -1,7 +1,20 @@
 export { ConfigError, DEFAULT_HTTP_PORT, type McpConfig, parseConfig, USAGE } from './config.js';
+export {
+  CONFIRM_TTL_SECONDS,
+  type Confirmation,
+  type ConfirmationOptions,
+  createConfirmation,
+} from './confirm.js';
 export { createLogger, type Logger, type LogLevel, silentLogger } from './log.js';
 export { AUDIENCE_MESSAGES_URI, PAGE_URI, registerResources } from './resources.js';
-export { type BuildServerOptions, buildServer, INSTRUCTIONS, listEntry, SERVER_NAME } from './server.js';
+export {
+  type BuildServerOptions,
+  buildServer,
+  CACHE_HINTS,
+  INSTRUCTIONS,
+  listEntry,
+  SERVER_NAME,
+} from './server.js';
 export { type CallContext, callTool } from './tools/call.js';
 export {
   type ArgBinding,

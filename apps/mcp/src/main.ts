@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { ConfigError, type McpConfig, parseConfig, USAGE } from './config.js';
+import { createConfirmation } from './confirm.js';
 import { createLogger, errorFields, type Logger } from './log.js';
 import { startHttpServer } from './transports/http.js';
 import { runStdio } from './transports/stdio.js';
@@ -9,10 +10,13 @@ async function serve(config: McpConfig, logger: Logger): Promise<() => Promise<v
     baseUrl: config.baseUrl,
     selection: config.selection,
     maxResultBytes: config.maxResultBytes,
+    confirmation: createConfirmation(config.confirm),
     logger,
   };
   if (config.transport === 'http') {
     const sharedApiKey = config.http.sharedKey ? config.apiKey : undefined;
+    if (config.confirm.enabled && !config.confirm.secret)
+      logger.warn('MCP_CONFIRM_SECRET is unset: a confirmation is answered only by this process');
     const running = await startHttpServer({ ...common, ...config.http, sharedApiKey });
     logger.info('serving MCP over Streamable HTTP', { url: running.url, baseUrl: config.baseUrl });
     process.stderr.write(`customer-api-mcp listening on ${running.url}\n`);

@@ -62,13 +62,17 @@ describe('resources', () => {
     expect(messages.map((m) => m.content)).toEqual(['remember me']);
   });
 
-  it('answers an unknown page with the resource-not-found error carrying the API error', async () => {
+  it('answers an unknown page with the resource-not-found error (-32602 since 2026-07-28) carrying the API error', async () => {
     const error = await mcp.client
       .readResource({ uri: 'customer-api://pages/page_unknown' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(-32002);
-    expect((error as McpError).data).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).data).toMatchObject({
+      uri: 'customer-api://pages/page_unknown',
+      code: 'NOT_FOUND',
+      status: 404,
+    });
   });
 
   it('completes page ids', async () => {

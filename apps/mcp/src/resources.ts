@@ -1,6 +1,11 @@
 import type { CustomerApiClient } from '@customer-api/client';
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  ResourceTemplate,
+} from '@modelcontextprotocol/server';
 import { toErrorObject } from './tools/errors.js';
 
 /** URI template of a page resource. */
@@ -8,8 +13,6 @@ export const PAGE_URI = 'customer-api://pages/{pageId}';
 /** URI template of an audience's message history. */
 export const AUDIENCE_MESSAGES_URI = 'customer-api://pages/{pageId}/audiences/{audienceId}/messages';
 
-/** JSON-RPC code MCP uses for an unknown resource. */
-const RESOURCE_NOT_FOUND = -32002;
 const LISTED_PAGES = 50;
 
 type Variables = Record<string, string | string[]>;
@@ -30,8 +33,10 @@ async function fetchJson(
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data) }] };
   } catch (error) {
     const object = toErrorObject(error, client.baseUrl);
-    const code = object.code === 'NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InternalError;
-    throw new McpError(code, `${object.code}: ${object.detail}`, object);
+    // The 2026-07-28 revision answers an unknown resource with -32602 on every era.
+    const code =
+      object.code === 'NOT_FOUND' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+    throw new ProtocolError(code, `${object.code}: ${object.detail}`, { uri: uri.href, ...object });
   }
 }
 
@@ -104,6 +109,11 @@ function registerMessages(mcp: McpServer, client: CustomerApiClient): void {
       }),
     ),
   );
+}
+
+/** Whether {@link registerResources} registers anything for these enabled tools. */
+export function hasResources(enabled: ReadonlySet<string>): boolean {
+  return enabled.has('get_page') || enabled.has('get_audience_messages');
 }
 
 /**

@@ -1,22 +1,23 @@
 import { createRequire } from 'node:module';
 import type { CustomerApiClient } from '@customer-api/client';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  type CacheHint,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerCapabilities,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
+import { type Confirmation, createConfirmation } from './confirm.js';
 import { errorFields, type Logger, silentLogger } from './log.js';
-import { registerResources } from './resources.js';
+import { hasResources, registerResources } from './resources.js';
 import { callTool } from './tools/call.js';
 import { deriveTools, type ToolDefinition } from './tools/derive.js';
 import { selectTools, type ToolSelection } from './tools/select.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
-/** Name this server reports in `initialize`. */
+/** Name this server reports in `initialize` and in every 2026-07-28 result's `_meta`. */
 export const SERVER_NAME = 'customer-api';
 
 /** Guidance every client receives with `initialize`; kept short because it costs context too. */
@@ -36,6 +37,30 @@ export interface BuildServerOptions {
   maxResultBytes?: number;
   /** Where tool calls and failures are logged (never stdout). */
   logger?: Logger;
+  /** Confirmation of deletes; default: on, with a key valid for this process only. */
+  confirmation?: Confirmation;
+}
+
+/**
+ * How long a 2026-07-28 client may cache what this process lists: the tool list, the resource
+ * templates and `server/discover` are fixed at start (selection, contract), the same for every
+ * API key. `resources/list` lists live pages and keeps the SDK's default (not cacheable).
+ */
+export const CACHE_HINTS: Readonly<
+  Record<'tools/list' | 'resources/templates/list' | 'server/discover', CacheHint>
+> = {
+  'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+};
+
+const defaultConfirmation = createConfirmation();
+
+/** What the server does, as advertised: nothing here ever changes after start. */
+function capabilitiesOf(hasResources: boolean): ServerCapabilities {
+  return hasResources
+    ? { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} }
+    : { tools: { listChanged: false } };
 }
 
 /** The `tools/list` entry of a tool. */
@@ -51,27 +76,36 @@ export function listEntry(tool: ToolDefinition): Tool {
  */
 export function buildServer(options: BuildServerOptions): McpServer {
   const logger = options.logger ?? silentLogger;
+  const confirmation = options.confirmation ?? defaultConfirmation;
   const tools = selectTools(deriveTools(), options.selection);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listEntry);
+  const enabled = new Set(byName.keys());
   const mcp = new McpServer(
     { name: SERVER_NAME, title: 'Customer API', version },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: capabilitiesOf(hasResources(enabled)),
+      instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
+    },
   );
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `Unknown tool ${request.params.name}: it does not exist or is switched off on this server (--read-only, --toolsets, --tools). Call tools/list for the available tools.`,
       );
     }
+    const args = request.params.arguments;
+    const asked = await confirmation.check(tool, args, ctx, mcp.server.getClientCapabilities());
+    if (asked) return asked;
     const started = performance.now();
-    const result = await callTool(tool, request.params.arguments, {
+    const result = await callTool(tool, args, {
       client: options.client,
       maxResultBytes: options.maxResultBytes,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
       onUnexpectedError: (error) =>
         logger.error('tool call failed', { tool: tool.name, ...errorFields(error) }),
     });
@@ -82,6 +116,6 @@ export function buildServer(options: BuildServerOptions): McpServer {
     });
     return result;
   });
-  registerResources(mcp, options.client, new Set(byName.keys()));
+  registerResources(mcp, options.client, enabled);
   return mcp;
 }

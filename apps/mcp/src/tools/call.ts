@@ -1,6 +1,6 @@
 import type { CustomerApiClient } from '@customer-api/client';
 import { contract } from '@customer-api/contract';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AppRoute } from '@ts-rest/core';
 import type { z } from 'zod';
 import { type ArgBinding, DEFAULT_LIST_LIMIT, type ToolDefinition } from './derive.js';

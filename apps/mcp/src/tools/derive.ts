@@ -6,7 +6,7 @@ import {
   operationMeta,
   type ResourceGroup,
 } from '@customer-api/contract';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
 import { withIdSources } from './id-sources.js';

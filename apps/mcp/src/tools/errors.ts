@@ -1,5 +1,5 @@
 import { ConnectionError, CustomerApiError, TimeoutError } from '@customer-api/client';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ArgBinding, ToolDefinition } from './derive.js';
 
 /** One problem with a tool's arguments, in the API's validation issue shape. */
@@ -32,6 +32,8 @@ const HINTS: Record<string, string> = {
     'The Customer API could not be reached. Do not retry in a loop: ask the user to check that the API runs and that the base URL is right.',
   TIMEOUT: 'The API did not answer in time. Try once more; for lists, a smaller limit helps.',
   RESULT_TOO_LARGE: 'Ask for less: a smaller limit, or fields to return only what you need.',
+  NOT_CONFIRMED:
+    'The user declined or dismissed the confirmation. Do not retry on your own; ask the user whether they still want it.',
   MCP_SERVER_ERROR: 'The MCP server failed unexpectedly. Tell the user; retrying may not help.',
 };
 

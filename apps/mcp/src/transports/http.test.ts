@@ -56,6 +56,12 @@ function raw(options: { method?: string; path?: string; headers?: Record<string,
   );
 }
 
+/** The JSON-RPC message of a response, sent as JSON or as one server-sent event. */
+function messageOf(body: string): { result: { tools: unknown[] } } {
+  const data = body.startsWith('{') ? body : (/^data: (.*)$/m.exec(body)?.[1] ?? '');
+  return JSON.parse(data);
+}
+
 const initialize = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -97,7 +103,7 @@ describe('Streamable HTTP transport', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
     });
     expect(list.status).toBe(200);
-    expect(JSON.parse(list.body).result.tools.length).toBeGreaterThan(30);
+    expect(messageOf(list.body).result.tools.length).toBeGreaterThan(30);
   });
 
   it('answers 401 without an API key', async () => {

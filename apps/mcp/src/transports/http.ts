@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@customer-api/client';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { Agent } from 'undici';
+import type { Confirmation } from '../confirm.js';
 import { errorFields, type Logger, silentLogger } from '../log.js';
 import { buildServer } from '../server.js';
 import type { ToolSelection } from '../tools/select.js';
@@ -24,6 +26,7 @@ export interface HttpOptions {
   allowedOrigins?: readonly string[];
   /** Key for requests that carry none (single-user setups); unset: such requests get 401. */
   sharedApiKey?: string;
+  confirmation?: Confirmation;
   logger?: Logger;
 }
 
@@ -73,10 +76,12 @@ async function readJson(
 }
 
 /**
- * The request handler of the Streamable HTTP transport, stateless: every POST gets a fresh MCP
- * server and transport bound to the API key in that request's headers, so any replica can
- * answer any request and one client's key never serves another. GET and DELETE (server-sent
- * event streams and sessions) answer 405.
+ * The request handler of the Streamable HTTP transport, stateless on every revision: each POST
+ * gets a fresh MCP server bound to the API key in that request's headers, so any replica can
+ * answer any request and one client's key never serves another. 2026-07-28 requests (per-request
+ * `_meta`) and 2025 requests are told apart by the SDK's `createMcpHandler`, which also checks
+ * the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body. GET and
+ * DELETE (server-sent event streams and sessions) answer 405.
  */
 export function createHttpHandler(options: HttpOptions): {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
@@ -89,6 +94,25 @@ export function createHttpHandler(options: HttpOptions): {
     options.allowedHosts ?? [],
     options.allowedOrigins ?? [],
   );
+  const mcp = createMcpHandler(
+    ({ authInfo }) =>
+      buildServer({
+        client: createClient({ apiKey: authInfo?.token ?? '', baseUrl: options.baseUrl, dispatcher: agent }),
+        selection: options.selection,
+        maxResultBytes: options.maxResultBytes,
+        confirmation: options.confirmation,
+        logger,
+      }),
+    {
+      legacy: 'stateless',
+      maxRequestBodySize: MAX_BODY_BYTES,
+      onerror: (error) => logger.debug('MCP request refused', errorFields(error)),
+    },
+  );
+  const toNode = toNodeHandler(mcp, {
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror: (error) => logger.error('HTTP request failed', errorFields(error)),
+  });
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
@@ -118,23 +142,8 @@ export function createHttpHandler(options: HttpOptions): {
         body.status === 413 ? -32600 : -32700,
         body.status === 413 ? 'Request body over 1 MiB' : 'Parse error: the body is not JSON',
       );
-    const client = createClient({ apiKey, baseUrl: options.baseUrl, dispatcher: agent });
-    const server = buildServer({
-      client,
-      selection: options.selection,
-      maxResultBytes: options.maxResultBytes,
-      logger,
-    });
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body.value);
+    const auth: AuthInfo = { token: apiKey, clientId: 'customer-api-key', scopes: [] };
+    await toNode(Object.assign(req, { auth }), res, body.value);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     serve(req, res).catch((error: unknown) => {
@@ -143,7 +152,13 @@ export function createHttpHandler(options: HttpOptions): {
       else res.end();
     });
   };
-  return { handle, close: () => agent.close() };
+  return {
+    handle,
+    close: async () => {
+      await mcp.close();
+      await agent.close();
+    },
+  };
 }
 
 /** A listening HTTP transport. */

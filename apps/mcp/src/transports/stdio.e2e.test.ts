@@ -76,18 +76,26 @@ describe('customer-api-mcp over stdio against the real server', () => {
     expect(run.stderr).toContain('Set CUSTOMER_API_KEY');
   });
 
-  it('exits by itself when the client closes stdin', async () => {
+  it('exits by itself, quietly, when the client closes stdin', async () => {
     const env = {
       PATH: process.env.PATH ?? '',
       CUSTOMER_API_KEY: api.apiKey,
       CUSTOMER_API_BASE_URL: api.baseUrl,
     };
     const child = spawn(process.execPath, [MAIN], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     await new Promise((resolve) => child.stderr.once('data', resolve));
     child.stdin.end();
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
     expect(await exited).toBe(0);
     clearTimeout(timer);
+    // Only the JSON log lines: no stack traces (once, hundreds of lines of RangeError).
+    const lines = stderr.trim().split('\n');
+    expect(stderr).not.toContain('RangeError');
+    expect(lines.map((line) => JSON.parse(line).msg)).toEqual(['serving MCP on stdio']);
   });
 });
