@@ -1,0 +1,116 @@
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { TOOL_NAMES } from './index.js';
+import { assistantScript } from './test/assistant-script.js';
+import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
+import { type RunningHttpServer, startHttpServer } from './transports/http.js';
+
+const api = inject('api');
+let http: RunningHttpServer;
+const open: Session[] = [];
+
+beforeAll(async () => {
+  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await http.close();
+});
+
+/** A 2025 client and a 2026-07-28 client, over stdio and over Streamable HTTP. */
+const PATHS: Array<{ era: Era; via: Via }> = [
+  { era: '2025', via: 'stdio' },
+  { era: '2025', via: 'http' },
+  { era: '2026-07-28', via: 'stdio' },
+  { era: '2026-07-28', via: 'http' },
+];
+
+async function session(era: Era, via: Via, extra: Partial<Target> = {}): Promise<Session> {
+  const target: Target =
+    via === 'http'
+      ? { era, via, url: http.url, headers: { 'x-api-key': api.apiKey }, ...extra }
+      : {
+          era,
+          via,
+          env: { CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl, ...extra.env },
+          ...extra,
+        };
+  const s = await connect(target);
+  open.push(s);
+  return s;
+}
+
+function textOf(result: ToolResult): string {
+  const block = result.content[0];
+  return block?.type === 'text' ? block.text : '';
+}
+
+describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
+  const tag = () => `${era.slice(0, 4)}-${via}-${Date.now().toString(36)}`;
+
+  it('lists every tool, with annotations', async () => {
+    const s = await session(era, via);
+    expect(s.revision).toBe(era === '2025' ? 'initialize' : era);
+    const { tools } = await s.listTools();
+    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+    expect(tools.filter((t) => t.annotations?.readOnlyHint).length).toBeGreaterThan(10);
+  });
+
+  it('runs the assistant script: structured results, paging, a replayed write', async () => {
+    await assistantScript((await session(era, via)).call, tag());
+  });
+
+  it('returns API failures and bad arguments as error results it can act on', async () => {
+    const s = await session(era, via);
+    const missing = await s.call('get_page', { pageId: 'page_missing' });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^get_page failed: NOT_FOUND \(404\)/);
+    const bad = await s.call('list_pages', { limit: 1000 });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toContain('nothing was sent to the API');
+  });
+
+  it('refuses an unknown tool with the protocol error naming it', async () => {
+    const s = await session(era, via);
+    await expect(s.call('drop_database')).rejects.toThrow(/Unknown tool drop_database/);
+  });
+
+  it('reads a page as a resource', async () => {
+    const s = await session(era, via);
+    const page = await s.call('create_page', {
+      name: `resource-${tag()}`,
+      title: 'Resource',
+      pageContext: 'ctx',
+      brandId: 'brand_eras',
+      pageType: 'inbound',
+    });
+    const { pageId } = page.structuredContent as { pageId: string };
+    const { contents } = await s.readResource(`customer-api://pages/${pageId}`);
+    expect(JSON.parse(String(contents[0]?.text))).toMatchObject({ pageId });
+  });
+
+  it('lists only read tools when the server runs read-only', async () => {
+    const s =
+      via === 'stdio'
+        ? await session(era, via, { args: ['--read-only'] })
+        : await session(era, via, { url: (await readOnlyHttp()).url });
+    const { tools } = await s.listTools();
+    expect(tools.length).toBeGreaterThan(10);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+});
+
+let readOnly: RunningHttpServer | undefined;
+async function readOnlyHttp(): Promise<RunningHttpServer> {
+  readOnly ??= await startHttpServer({
+    baseUrl: api.baseUrl,
+    port: 0,
+    host: '127.0.0.1',
+    selection: { readOnly: true },
+  });
+  return readOnly;
+}
+afterAll(async () => {
+  await readOnly?.close();
+});
