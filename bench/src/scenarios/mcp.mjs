@@ -1,12 +1,23 @@
-// Scenario 5: the `list_pages` tool over stdio (the MCP server on Node 24 as a child process,
-// driven by the SDK's client) against the same call made directly with @customer-api/client.
-// Calls alternate, one at a time, so both see the same server and the same noise.
+// Scenario 5: the `list_pages` tool over stdio (the MCP server on Node 24 as a child process)
+// against the same call made directly with @customer-api/client, once per protocol era: a 2025
+// connection (`initialize`, then calls) and a 2026-07-28 one (no handshake, `_meta` on every
+// request). Both are driven with raw JSON-RPC lines, so the figure is the server's own overhead
+// and not a client library's. Calls alternate, one at a time, so all see the same noise.
+// Then 1,000 sequential stateless calls over Streamable HTTP (a fresh MCP server per request),
+// sampling the MCP process's resident memory: it must stay flat.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
 import { createClient } from '@customer-api/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MCP_MAIN } from '../lib/proc.mjs';
 import { percentile, spread } from '../lib/stats.mjs';
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 async function timed(fn) {
   const t0 = performance.now();
@@ -14,52 +25,170 @@ async function timed(fn) {
   return performance.now() - t0;
 }
 
-/** Runs scenario 5 against our Node 24 server. */
-export async function runMcp(ctx, server) {
-  const { apiKey } = ctx.pages;
-  const direct = createClient({ baseUrl: server.url, apiKey });
-  const transport = new StdioClientTransport({
-    command: ctx.nodes.n24,
-    args: [MCP_MAIN],
-    env: { ...process.env, CUSTOMER_API_BASE_URL: server.url, CUSTOMER_API_KEY: apiKey, LOG_LEVEL: 'error' },
-    stderr: 'ignore',
+/** The MCP server over stdio, spoken to one JSON-RPC line at a time. */
+function stdioServer(ctx, env) {
+  const child = spawn(ctx.nodes.n24, [MCP_MAIN, '--log-level', 'error'], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'ignore'],
   });
-  const mcp = new Client({ name: 'bench', version: '0.0.0' });
-  await mcp.connect(transport);
-  const calls = ctx.quick ? 100 : 400;
+  const waiting = new Map();
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    const message = JSON.parse(line);
+    waiting.get(message.id)?.(message);
+    waiting.delete(message.id);
+  });
+  let id = 0;
+  const request = (method, params) =>
+    new Promise((resolve, reject) => {
+      id += 1;
+      waiting.set(id, (m) =>
+        m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result),
+      );
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    });
+  const notify = (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  const close = () =>
+    new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.stdin.end();
+    });
+  return { request, notify, close };
+}
+
+/** A `list_pages` caller for one era; the 2025 one opens with the `initialize` handshake. */
+async function openEra(ctx, env, era) {
+  const server = stdioServer(ctx, env);
+  const args = { name: 'list_pages', arguments: { limit: 20 } };
+  let params = { ...args, _meta: MODERN_META };
+  if (era === '2025') {
+    const init = {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '0' },
+    };
+    await server.request('initialize', init);
+    server.notify('notifications/initialized');
+    params = args;
+  }
+  const call = async () => {
+    const result = await server.request('tools/call', params);
+    if (result.isError) throw new Error(`list_pages failed: ${JSON.stringify(result.content).slice(0, 300)}`);
+  };
+  return { call, close: server.close };
+}
+
+/** Per-call p50/p99 of each era next to the direct client, `calls` of each per round. */
+async function overheads(ctx, env, direct, calls) {
+  const eras = { 2025: await openEra(ctx, env, '2025'), '2026-07-28': await openEra(ctx, env, '2026-07-28') };
+  const plain = () => direct.listPages({ query: { limit: 20 } });
   const rounds = [];
   try {
-    const tool = async () => {
-      const result = await mcp.callTool({ name: 'list_pages', arguments: { limit: 20 } });
-      if (result.isError)
-        throw new Error(`list_pages failed: ${JSON.stringify(result.content).slice(0, 300)}`);
-    };
-    const plain = () => direct.listPages({ query: { limit: 20 } });
-    for (let i = 0; i < 20; i += 1) await Promise.all([tool(), plain()]); // warm-up
+    for (let i = 0; i < 20; i += 1)
+      await Promise.all([eras[2025].call(), eras['2026-07-28'].call(), plain()]);
     for (let r = 0; r < ctx.reps; r += 1) {
-      const viaMcp = [];
-      const viaClient = [];
+      const samples = { 2025: [], '2026-07-28': [], client: [] };
       for (let i = 0; i < calls; i += 1) {
-        viaMcp.push(await timed(tool));
-        viaClient.push(await timed(plain));
+        samples[2025].push(await timed(eras[2025].call));
+        samples['2026-07-28'].push(await timed(eras['2026-07-28'].call));
+        samples.client.push(await timed(plain));
       }
-      rounds.push({
-        mcp50: percentile(viaMcp, 0.5),
-        mcp99: percentile(viaMcp, 0.99),
-        client50: percentile(viaClient, 0.5),
-        client99: percentile(viaClient, 0.99),
-      });
+      const round = {};
+      for (const [name, s] of Object.entries(samples))
+        round[name] = [percentile(s, 0.5), percentile(s, 0.99)];
+      rounds.push(round);
       ctx.progress(`mcp round ${r + 1}/${ctx.reps}`);
     }
   } finally {
-    await mcp.close();
+    await Promise.all(Object.values(eras).map((e) => e.close()));
   }
+  const of = (name, i) => spread(rounds.map((r) => r[name][i]));
+  const era = (name) => ({
+    p50: of(name, 0),
+    p99: of(name, 1),
+    overhead50: spread(rounds.map((r) => r[name][0] - r.client[0])),
+  });
+  return {
+    client50: of('client', 0),
+    client99: of('client', 1),
+    eras: { 2025: era(2025), '2026-07-28': era('2026-07-28') },
+  };
+}
+
+function rssMiB(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return line ? Number(line[1]) / 1024 : Number.NaN;
+}
+
+/** 1,000 sequential 2026-07-28 calls over HTTP; the MCP process's RSS every 100 calls. */
+async function statelessMemory(ctx, env, apiKey) {
+  const child = spawn(ctx.nodes.n24, [MCP_MAIN, '--http', '--port', '0', '--log-level', 'error'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stderr.on('data', (chunk) => {
+      buffered += chunk;
+      const match = buffered.match(/listening on (\S+)/);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`MCP HTTP server exited (${code})`)));
+  });
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'x-api-key': apiKey,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': 'list_pages',
+  };
+  const body = (id) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'list_pages', arguments: { limit: 20 }, _meta: MODERN_META },
+    });
+  const samples = [];
+  try {
+    for (let i = 0; i <= 1000; i += 1) {
+      if (i % 100 === 0) samples.push({ calls: i, rssMiB: rssMiB(child.pid) });
+      if (i === 1000) break;
+      const res = await fetch(url, { method: 'POST', headers, body: body(i + 1) });
+      if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
+      await res.text();
+    }
+  } finally {
+    child.kill('SIGTERM');
+  }
+  // Growth from call 100 on: the first hundred include JIT warm-up and lazily loaded modules.
+  const warm = samples.find((s) => s.calls === 100)?.rssMiB ?? Number.NaN;
+  const last = samples.at(-1)?.rssMiB ?? Number.NaN;
+  return { samples, growthAfterWarmUpMiB: last - warm };
+}
+
+/** Runs scenario 5 against our Node 24 server. */
+export async function runMcp(ctx, server) {
+  const { apiKey } = ctx.pages;
+  const env = {
+    CUSTOMER_API_BASE_URL: server.url,
+    CUSTOMER_API_KEY: apiKey,
+    MCP_CONFIRM_SECRET: 'b'.repeat(32),
+  };
+  const direct = createClient({ baseUrl: server.url, apiKey });
+  const calls = ctx.quick ? 100 : 400;
+  const measured = await overheads(ctx, env, direct, calls);
+  const memory = await statelessMemory(ctx, env, apiKey);
+  const legacy = measured.eras[2025];
+  // mcp50/mcp99/overhead50: the 2025 stdio path, as reported before the 2026-07-28 revision.
   return {
     calls,
-    mcp50: spread(rounds.map((r) => r.mcp50)),
-    mcp99: spread(rounds.map((r) => r.mcp99)),
-    client50: spread(rounds.map((r) => r.client50)),
-    client99: spread(rounds.map((r) => r.client99)),
-    overhead50: spread(rounds.map((r) => r.mcp50 - r.client50)),
+    mcp50: legacy.p50,
+    mcp99: legacy.p99,
+    client50: measured.client50,
+    client99: measured.client99,
+    overhead50: legacy.overhead50,
+    eras: measured.eras,
+    statelessMemory: memory,
   };
 }
