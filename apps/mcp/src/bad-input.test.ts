@@ -33,6 +33,14 @@ describe('bad input over Streamable HTTP', () => {
     expect(message.error?.message).toMatch(/io\.modelcontextprotocol\/clientCapabilities: missing/);
   });
 
+  it('answers a request whose header names 2026-07-28 but whose body has no _meta with -32602', async () => {
+    const body = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+    const { status, message } = await post(http.url, body, { ...key, ...modernHeaders('tools/list') });
+    expect(status).toBe(400);
+    expect(message.error?.code).toBe(-32602);
+    expect(message.error?.message).toContain('missing the required per-request envelope key(s): _meta');
+  });
+
   it('answers an unknown revision with -32022 listing the supported ones', async () => {
     const { message } = await post(http.url, list(1, future), {
       ...key,

@@ -123,10 +123,10 @@ export function createConfirmation(options: ConfirmationOptions = {}): Confirmat
     if (raw === undefined) {
       if (!canElicit(capabilitiesOf(ctx, legacyCapabilities))) return undefined;
       const question = inputRequired.elicit({
-        message: `Confirm ${tool.title.toLowerCase()}: ${canonical(args ?? {})}. This cannot be undone.`,
+        message: `${tool.title}? The assistant calls ${tool.name} with ${canonical(args ?? {})}.`,
         requestedSchema: {
           type: 'object',
-          properties: { confirm: { type: 'boolean', title: `Run ${tool.name}`, default: false } },
+          properties: { confirm: { type: 'boolean', title: `Yes, run ${tool.name}`, default: false } },
           required: ['confirm'],
         },
       });

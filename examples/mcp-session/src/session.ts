@@ -21,6 +21,8 @@ export interface ApiAccess {
 /**
  * Connects an MCP client to `customer-api-mcp` over stdio, the way desktop assistants do: the
  * client starts the server as a child process and hands it the key through its environment.
+ * Deliberately the 2025-era client (`@modelcontextprotocol/sdk`, `initialize`): the server also
+ * speaks revision 2026-07-28, and clients written before it keep working unchanged.
  */
 export async function connect(api: ApiAccess): Promise<Client> {
   const transport = new StdioClientTransport({
