@@ -171,6 +171,15 @@ describe('the signed confirmation state', () => {
     expect(await isDeleted(pageId)).toBe(false);
   });
 
+  it('asks again when the retry carries the state but no answer, deleting nothing', async () => {
+    const pageId = await newPage();
+    const state = await firstRound(http.url, pageId);
+    const body = toolCall(2, 'delete_page', { pageId }, { requestState: state });
+    const { message } = await post(http.url, body, deleteHeaders);
+    expect(message.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: {} } });
+    expect(await isDeleted(pageId)).toBe(false);
+  });
+
   it('refuses state replayed for another page, or signed by another server', async () => {
     const [first, second] = [await newPage(), await newPage()];
     const state = await firstRound(http.url, first);

@@ -119,9 +119,7 @@ export function createConfirmation(options: ConfirmationOptions = {}): Confirmat
   });
   const check: Confirmation['check'] = async (tool, args, ctx, legacyCapabilities) => {
     if (!enabled || tool.meta.kind !== 'delete') return undefined;
-    const raw = ctx.mcpReq.requestState<string>();
-    if (raw === undefined) {
-      if (!canElicit(capabilitiesOf(ctx, legacyCapabilities))) return undefined;
+    const ask = async () => {
       const question = inputRequired.elicit({
         message: `${tool.title}? The assistant calls ${tool.name} with ${canonical(args ?? {})}.`,
         requestedSchema: {
@@ -132,7 +130,9 @@ export function createConfirmation(options: ConfirmationOptions = {}): Confirmat
       });
       const requestState = await codec.mint({ tool: tool.name, args: digest(args) }, ctx);
       return inputRequired({ inputRequests: { confirm: question }, requestState });
-    }
+    };
+    const raw = ctx.mcpReq.requestState<string>();
+    if (raw === undefined) return canElicit(capabilitiesOf(ctx, legacyCapabilities)) ? ask() : undefined;
     let state: ConfirmState;
     try {
       state = await codec.verify(raw, ctx);
@@ -140,13 +140,8 @@ export function createConfirmation(options: ConfirmationOptions = {}): Confirmat
       throw badState(tool.name, (error as Error).message);
     }
     if (state.tool !== tool.name || state.args !== digest(args)) throw badState(tool.name, 'call');
-    const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
-    if (answer.kind === 'missing') {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `${tool.name} was retried without the answer to its confirmation: send inputResponses.confirm with the requestState.`,
-      );
-    }
+    // A retry without the answer is asked again (SEP-2322: re-request missing input).
+    if (inputResponse(ctx.mcpReq.inputResponses, 'confirm').kind === 'missing') return ask();
     return acceptedContent(ctx.mcpReq.inputResponses, 'confirm', AnswerSchema)?.confirm === true
       ? undefined
       : declined(tool);
