@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { contract, type OperationName } from '@customer-api/contract';
-import { type AppRouter, isAppRoute } from '@ts-rest/core';
+import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
 import { readSetting } from './db/settings.js';
+import { requestScopedDb } from './db/request-db.js';
 import { TenantShare } from './db/tenant-share.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -21,6 +22,7 @@ import {
   ServiceUnavailableError,
   toDomainError,
 } from './http/errors.js';
+import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { serializeRequest } from './http/log-redaction.js';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
@@ -80,7 +82,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
   if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
   const deps: AppDeps = {
-    db: database.db,
+    db: requestScopedDb(database.db),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? newId,
     cursors: new CursorCodec(secret),
@@ -90,7 +92,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     options.tenantShare ??
     new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
   database.useTenantShare(share);
-  await app.register(async (scope) => registerApi(scope, deps, { rateLimiter, share }));
+  const idempotency = new IdempotencyGuard({
+    db: deps.db,
+    clock: deps.clock,
+    ttlS: config.idempotencyTtlS,
+    baseUrl: config.baseUrl,
+    responseValidation: config.nodeEnv !== 'production',
+  });
+  app.decorate('idempotency', idempotency);
+  await app.register(async (scope) => registerApi(scope, deps, { rateLimiter, share, idempotency }));
   return app;
 }
 
@@ -147,9 +157,10 @@ function registerDraining(app: FastifyInstance): void {
 function registerApi(
   scope: FastifyInstance,
   deps: AppDeps,
-  limits: { rateLimiter: RateLimiter; share: TenantShare },
+  { idempotency, ...limits }: { rateLimiter: RateLimiter; share: TenantShare; idempotency: IdempotencyGuard },
 ): void {
   registerAuth(scope, { resolveKey: createKeyResolver(deps.db), ...limits });
+  idempotency.register(scope);
   scope.addHook('preValidation', async (request) => {
     // An absent body on a POST is the empty object (decided: clients may omit `{}`).
     if (request.method === 'POST' && request.body === undefined) request.body = {};
@@ -162,7 +173,10 @@ function registerApi(
   );
   initServer().registerRouter(
     subContract as AppRouter,
-    implementation as RouterImplementation<AppRouter>,
+    idempotency.wrapAll(
+      implementation,
+      subContract as Record<string, AppRoute>,
+    ) as RouterImplementation<AppRouter>,
     scope,
     {
       logInitialization: false,

@@ -65,6 +65,7 @@ const EnvSchema = z.object({
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 100),
   HTTP_IDLE_TIMEOUT_MS: positiveInt(60_000, 100),
+  IDEMPOTENCY_TTL_S: positiveInt(86_400),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -102,6 +103,8 @@ export interface Config {
     /** A connection with no traffic at all is closed after this. */
     idleTimeoutMs: number;
   };
+  /** How long the first response of an `Idempotency-Key` is kept and replayed, in seconds. */
+  idempotencyTtlS: number;
   webhooks: {
     allowInsecure: boolean;
     retryScheduleSeconds: number[];
@@ -162,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
     },
+    idempotencyTtlS: e.IDEMPOTENCY_TTL_S,
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,

@@ -20,6 +20,8 @@ export interface RateLimitDecision extends RateLimitDetails {
 export interface RateLimiter {
   /** Which store holds the counters. */
   readonly store: 'memory' | 'postgres' | 'redis';
+  /** Length of a window in seconds (the `w` of `RateLimit-Policy`). */
+  readonly windowSeconds: number;
   /** Resolves once the store accepts commands (rejects when Redis cannot be reached at start). */
   ready(): Promise<void>;
   /** Counts `points` (default 1) against `key`'s window. */
@@ -47,10 +49,10 @@ export interface RateLimitOptions {
  * PostgreSQL server several processes may run, so counters go to Redis or PostgreSQL.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
-  return rememberExhausted(createStoreLimiter(options));
+  return rememberExhausted({ ...createStoreLimiter(options), windowSeconds: options.windowMs / 1000 });
 }
 
-function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhausted'> {
+function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
   const base = { points: options.max, duration: options.windowMs / 1000, keyPrefix: 'rl' };
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
@@ -138,7 +140,7 @@ function wrap(
   limiter: RateLimiterAbstract,
   max: number,
   close: () => Promise<void>,
-): Omit<RateLimiter, 'exhausted'> {
+): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
   return {
     store,
     close,
@@ -160,7 +162,7 @@ function batched(
   limiter: RateLimiterAbstract,
   max: number,
   lifecycle: Pick<RateLimiter, 'ready' | 'close'>,
-): Omit<RateLimiter, 'exhausted'> {
+): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
   const batching = new BatchingLimiter(limiter, max);
   return {
     store,
@@ -341,6 +343,9 @@ export async function enforceRateLimit(
   reply.header('ratelimit-limit', String(decision.limit));
   reply.header('ratelimit-remaining', String(decision.remaining));
   reply.header('ratelimit-reset', String(resetSeconds));
+  // draft-ietf-httpapi-ratelimit-headers-11: the policy, and the window's state under its name.
+  reply.header('ratelimit-policy', `"default";q=${decision.limit};w=${Math.ceil(limiter.windowSeconds)}`);
+  reply.header('ratelimit', `"default";r=${decision.remaining};t=${resetSeconds}`);
   if (!decision.allowed) {
     const { allowed: _allowed, ...details } = decision;
     throw new RateLimitedError(details);

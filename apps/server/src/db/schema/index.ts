@@ -2,6 +2,7 @@
 export * from './accounts.js';
 export * from './assets.js';
 export * from './audiences.js';
+export * from './idempotency.js';
 export * from './messages.js';
 export * from './pages.js';
 export * from './persons.js';

@@ -1,0 +1,223 @@
+import { once } from 'node:events';
+import { and, count, eq, lte } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { idempotencyKeys, webhookEvents } from '../db/schema/index.js';
+import { TenantShare } from '../db/tenant-share.js';
+import { expectApiError } from '../test/http-cases.js';
+import { useTestApp } from '../test/test-app.js';
+
+// The test clock moves only when a test moves it, so expiry is exact.
+let now = Date.parse('2026-11-01T00:00:00.000Z');
+// A long queue, so a request waiting for a share a test holds stays "running".
+const share = new TenantShare({ concurrency: 4, queueMs: 60_000 });
+const t = useTestApp({ clock: () => new Date(now), tenantShare: share, env: { IDEMPOTENCY_TTL_S: '60' } });
+
+const PAGE = { name: 'Landing', title: 'Welcome', pageContext: 'ctx', brandId: 'b', pageType: 'inbound' };
+
+function send(
+  method: 'POST' | 'PATCH' | 'GET' | 'DELETE',
+  url: string,
+  key: string | undefined,
+  payload?: unknown,
+  apiKey?: string,
+): Promise<LightMyRequestResponse> {
+  const headers = { ...t.auth(apiKey), ...(key === undefined ? {} : { 'idempotency-key': key }) };
+  return t.app.inject({
+    method,
+    url,
+    headers,
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+const createPage = (key: string | undefined, body: object = PAGE) => send('POST', '/v0/pages', key, body);
+
+async function pageCount(): Promise<number> {
+  return (await send('GET', '/v0/pages', undefined)).json<{ totalCount: number }>().totalCount;
+}
+
+function expectReplay(first: LightMyRequestResponse, again: LightMyRequestResponse): void {
+  expect(again.statusCode).toBe(first.statusCode);
+  expect(again.body).toBe(first.body);
+  expect(again.headers['idempotent-replayed']).toBe('true');
+  expect(first.headers['idempotent-replayed']).toBeUndefined();
+}
+
+describe('Idempotency-Key', () => {
+  it('replays the first response byte for byte and creates nothing more', async () => {
+    const first = await createPage('k-1');
+    expect(first.statusCode).toBe(201);
+    const again = await createPage('k-1');
+    expectReplay(first, again);
+    expect(again.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
+    expect(await pageCount()).toBe(1);
+  });
+
+  it('is scoped to the tenant: another tenant’s same key is its own request', async () => {
+    const mine = await createPage('shared');
+    const other = await t.seed.tenant();
+    const theirs = await send('POST', '/v0/pages', 'shared', PAGE, other.apiKey);
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.json().pageId).not.toBe(mine.json().pageId);
+  });
+
+  it('answers 409 when the key is reused with another body, path or method', async () => {
+    const page = (await createPage('reuse')).json<{ pageId: string }>();
+    const otherBody = await createPage('reuse', { ...PAGE, name: 'Other' });
+    expect(expectApiError(otherBody, 'CONFLICT').detail).toMatch(/Idempotency-Key was already used/);
+    expect(otherBody.headers['retry-after']).toBeUndefined();
+    expectApiError(await send('POST', `/v0/pages/${page.pageId}/audiences`, 'reuse', {}), 'CONFLICT');
+    expect(await pageCount()).toBe(1);
+  });
+
+  it('answers 409 with Retry-After: 1 while the first request runs, then replays it', async () => {
+    const held = await share.run(t.tenant.tenantId, () =>
+      Promise.all([1, 2, 3, 4].map(() => share.acquire())),
+    );
+    const begun = once(t.app.idempotency.events, 'begin');
+    const first = createPage('slow');
+    await begun;
+    const during = await createPage('slow');
+    expectApiError(during, 'CONFLICT');
+    expect(during.headers['retry-after']).toBe('1');
+    for (const release of held) release();
+    const done = await first;
+    expect(done.statusCode).toBe(201);
+    expectReplay(done, await createPage('slow'));
+    expect(await pageCount()).toBe(1);
+  });
+
+  it('concurrent retries with one key create exactly one version and one page.version.created', async () => {
+    const page = (await createPage(undefined)).json<{ pageId: string }>();
+    const audience = (await send('POST', `/v0/pages/${page.pageId}/audiences`, undefined, {})).json<{
+      audienceId: string;
+    }>();
+    const url = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/versions`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => send('POST', url, 'v-1', {})));
+    const statuses = answers.map(
+      (a) => `${a.statusCode}:${a.headers['idempotent-replayed'] ?? a.headers['retry-after'] ?? ''}`,
+    );
+    expect(statuses.filter((s) => s === '201:')).toHaveLength(1);
+    expect(statuses.every((s) => ['201:', '201:true', '409:1'].includes(s))).toBe(true);
+    const versions = await t.database.db
+      .select({ n: count() })
+      .from(webhookEvents)
+      .where(
+        and(eq(webhookEvents.tenantId, t.tenant.tenantId), eq(webhookEvents.type, 'page.version.created')),
+      );
+    expect(versions[0]?.n).toBe(1);
+  });
+
+  it('keeps nothing for 400, 401 and 403: the key stays free', async () => {
+    expectApiError(await createPage('free', { ...PAGE, pageType: 'nope' }), 'VALIDATION_ERROR');
+    const readOnly = await t.tenant.key(['read']);
+    expectApiError(await send('POST', '/v0/pages', 'free', PAGE, readOnly), 'FORBIDDEN');
+    expectApiError(await send('POST', '/v0/pages', 'free', PAGE, 'cak_wrong'), 'UNAUTHORIZED');
+    const created = await createPage('free');
+    expect(created.statusCode).toBe(201);
+    expect(created.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('keeps a 404 and replays it, changing nothing', async () => {
+    const url = '/v0/pages/page_00000000000000000000000000/audiences';
+    const first = await send('POST', url, 'missing', {});
+    expectApiError(first, 'NOT_FOUND');
+    expectReplay(first, await send('POST', url, 'missing', {}));
+  });
+
+  it('replays the stored answer after the resource was deleted', async () => {
+    const first = await createPage('gone');
+    const { pageId } = first.json<{ pageId: string }>();
+    expect((await send('DELETE', `/v0/pages/${pageId}`, undefined)).statusCode).toBe(200);
+    const again = await createPage('gone');
+    expectReplay(first, again);
+    expect(again.json().deletedAt).toBeNull();
+  });
+
+  it('replays a response of almost 1 MiB', async () => {
+    // 100 scripts of 10,000 characters: about 1 MiB each way, under the 1 MiB body limit.
+    const script = { content: 'x'.repeat(10_000), enabled: true, name: 's', description: 'd' };
+    const big = {
+      ...PAGE,
+      pageContext: 'y'.repeat(40_000),
+      scripts: Array.from({ length: 100 }, () => script),
+    };
+    const first = await createPage('big', big);
+    expect(first.statusCode, first.body.slice(0, 300)).toBe(201);
+    expect(first.body.length).toBeGreaterThan(1_040_000);
+    expectReplay(first, await createPage('big', big));
+  });
+
+  it('works on PATCH and beside createAccountLog’s body key', async () => {
+    const topics = (await send('GET', '/v0/topics', undefined)).json<{
+      items: Array<{ topicId: string; isDefault: boolean }>;
+    }>();
+    const created = await send('POST', '/v0/topics', undefined, { title: 'T' });
+    const { topicId } = created.json<{ topicId: string }>();
+    expect(topics.items.length).toBeGreaterThan(0);
+    const patch = await send('PATCH', `/v0/topics/${topicId}`, 'p-1', { title: 'Renamed' });
+    expect(patch.statusCode).toBe(200);
+    expectReplay(patch, await send('PATCH', `/v0/topics/${topicId}`, 'p-1', { title: 'Renamed' }));
+    const log = { source: 'crm', domain: 'acme.example', payload: {}, idempotencyKey: 'body-key' };
+    const first = await send('POST', '/v0/account_logs', 'header-key', log);
+    expect(first.statusCode).toBe(201);
+    expectReplay(first, await send('POST', '/v0/account_logs', 'header-key', log));
+    const byBody = await send('POST', '/v0/account_logs', 'another-header-key', log);
+    expect(byBody.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['256 characters', 'k'.repeat(256)],
+    ['a control character', 'ab\u0001cd'],
+    ['a tab', 'ab\tcd'],
+    ['a space', 'ab cd'],
+    ['non-ASCII', 'clé'],
+  ])('answers 400 VALIDATION_ERROR about the headers for a key that is %s', async (_name, key) => {
+    const body = expectApiError(await createPage(key), 'VALIDATION_ERROR');
+    expect(body.details).toEqual([
+      { field: 'headers', issues: [expect.objectContaining({ path: ['idempotency-key'] })] },
+    ]);
+    expect(await pageCount()).toBe(0);
+  });
+
+  it('accepts 255 visible ASCII characters', async () => {
+    const key = '!~'.repeat(127) + 'k';
+    const first = await createPage(key);
+    expect(first.statusCode).toBe(201);
+    expectReplay(first, await createPage(key));
+  });
+
+  it('is ignored on GET and DELETE, even when malformed', async () => {
+    const list = await send('GET', '/v0/pages', '');
+    expect(list.statusCode).toBe(200);
+    expect(list.headers['idempotent-replayed']).toBeUndefined();
+    const { pageId } = (await createPage(undefined)).json<{ pageId: string }>();
+    expect((await send('DELETE', `/v0/pages/${pageId}`, 'k'.repeat(300))).statusCode).toBe(200);
+  });
+
+  it('expires after IDEMPOTENCY_TTL_S: the key runs anew and expired rows are swept', async () => {
+    const first = await createPage('ttl');
+    now += 59_000;
+    expectReplay(first, await createPage('ttl'));
+    now += 2_000;
+    const fresh = await createPage('ttl');
+    expect(fresh.statusCode).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    expect(fresh.json().pageId).not.toBe(first.json().pageId);
+    now += 61_000;
+    const expired = async () =>
+      (
+        await t.database.db
+          .select({ n: count() })
+          .from(idempotencyKeys)
+          .where(lte(idempotencyKeys.expiresAt, new Date(now)))
+      )[0]?.n ?? 0;
+    const before = await expired();
+    expect(before).toBeGreaterThan(0);
+    await createPage('sweeper');
+    expect(await expired()).toBe(Math.max(0, before - 16));
+  });
+});

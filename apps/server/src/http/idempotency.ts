@@ -1,0 +1,159 @@
+import { EventEmitter } from 'node:events';
+import { type AppRoute, validateResponse } from '@ts-rest/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.js';
+import { runWithDb } from '../db/request-db.js';
+import type { Clock } from '../lib/clock.js';
+import { requireAuth } from './auth.js';
+import { ConflictError, errorBody, toDomainError } from './errors.js';
+import * as repo from './idempotency.repo.js';
+import { REPLAYED_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency-key.js';
+
+/** What {@link IdempotencyGuard} needs. */
+export interface IdempotencyDeps {
+  /** The app's database handle (a {@link runWithDb}-aware one, so handlers write in our transaction). */
+  db: Db;
+  clock: Clock;
+  /** How long a first response is kept (`IDEMPOTENCY_TTL_S`). */
+  ttlS: number;
+  baseUrl: string;
+  /** Whether handlers' responses are validated (as @ts-rest/fastify does with the same flag). */
+  responseValidation: boolean;
+}
+
+/** A ts-rest handler's input, as far as the guard reads it. */
+interface HandlerArgs {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+type Handler = (args: HandlerArgs) => Promise<{ status: number; body: unknown }>;
+
+/** Statuses a retry may legitimately change: never kept, the key stays free. */
+function isKept(status: number): boolean {
+  return status < 500 && ![400, 401, 403, 429].includes(status);
+}
+
+/** The outcome of the first execution: what was sent, and how to hand it to ts-rest. */
+type FirstRun = { status: number; bytes: string } & (
+  | { result: { status: number; body: unknown } }
+  | { error: unknown }
+);
+
+/**
+ * `Idempotency-Key` on every POST and PATCH under `/v0` (DESIGN, "Every write is safe to retry"),
+ * one mechanism around every handler. A keyed request runs in one transaction holding the key's
+ * advisory lock: the handler's writes and the kept response commit together or not at all, and
+ * a retry elsewhere finds either the kept response or the lock (409 with `Retry-After: 1`).
+ * Within a process a set of running keys answers the same 409 before any database work (PGlite
+ * has one session, where advisory locks do not exclude). Events: `begin` (a key starts running
+ * in this process) and `locked` (its transaction holds the lock), with the key.
+ */
+export class IdempotencyGuard {
+  /** Emits `begin` and `locked` with the key; tests wait on them. */
+  readonly events = new EventEmitter();
+  readonly #running = new Set<string>();
+  /** The exact text of the kept response, sent instead of a re-serialisation. */
+  readonly #bytes = new WeakMap<FastifyRequest, { status: number; bytes: string }>();
+
+  constructor(private readonly deps: IdempotencyDeps) {}
+
+  /** Sends kept responses byte for byte (both the first time and on replays). */
+  register(scope: FastifyInstance): void {
+    scope.addHook('onSend', async (request, reply, payload) => {
+      const kept = this.#bytes.get(request);
+      return kept && kept.status === reply.statusCode ? kept.bytes : payload;
+    });
+  }
+
+  /** Wraps the handlers of POST and PATCH operations; others are returned as they are. */
+  wrapAll<T extends Record<string, unknown>>(implementation: T, routes: Record<string, AppRoute>): T {
+    const wrapped: Record<string, unknown> = {};
+    for (const [name, handler] of Object.entries(implementation)) {
+      const route = routes[name];
+      const writes = route && (route.method === 'POST' || route.method === 'PATCH');
+      wrapped[name] = writes ? this.#wrap(route, handler as Handler) : handler;
+    }
+    return wrapped as T;
+  }
+
+  #wrap(route: AppRoute, handler: Handler): Handler {
+    return async (args) => {
+      const key = readIdempotencyKey(args.request);
+      if (key === undefined) return handler(args);
+      const { tenantId } = requireAuth(args.request);
+      const slot = `${tenantId}:${key}`;
+      if (this.#running.has(slot)) throw stillRunning(args.reply);
+      this.#running.add(slot);
+      try {
+        this.events.emit('begin', key);
+        return await this.#execute(route, handler, args, tenantId, key);
+      } finally {
+        this.#running.delete(slot);
+      }
+    };
+  }
+
+  async #execute(route: AppRoute, handler: Handler, args: HandlerArgs, tenantId: string, key: string) {
+    const { request, reply } = args;
+    const fingerprint = requestFingerprint(request);
+    const now = this.deps.clock();
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      if (!(await repo.tryLockKey(tx, tenantId, key))) return { kind: 'running' } as const;
+      this.events.emit('locked', key);
+      const stored = await repo.findLive(tx, tenantId, key, now);
+      if (stored) return { kind: 'stored', stored } as const;
+      const first = await this.#firstRun(tx, route, handler, args);
+      // Not kept: the savepoint already undid the handler's writes; nothing else to commit.
+      if ('error' in first && !isKept(first.status)) throw first.error;
+      const expiresAt = new Date(now.getTime() + this.deps.ttlS * 1000);
+      const row = { tenantId, key, fingerprint, statusCode: first.status, body: first.bytes };
+      await repo.keep(tx, { ...row, createdAt: now, expiresAt });
+      return { kind: 'first', first } as const;
+    });
+    if (outcome.kind === 'running') throw stillRunning(reply);
+    if (outcome.kind === 'stored') {
+      if (outcome.stored.fingerprint !== fingerprint) {
+        throw new ConflictError(
+          'This Idempotency-Key was already used for another request (method, path or body); send a new key for a new request.',
+        );
+      }
+      const { statusCode, body } = outcome.stored;
+      this.#bytes.set(request, { status: statusCode, bytes: body });
+      reply.header(REPLAYED_HEADER, 'true');
+      return { status: statusCode, body: JSON.parse(body) as unknown };
+    }
+    const { first } = outcome;
+    this.#bytes.set(request, { status: first.status, bytes: first.bytes });
+    if ('error' in first) throw first.error;
+    return first.result;
+  }
+
+  /** Runs the handler in a savepoint with the transaction in place, and renders its response. */
+  async #firstRun(tx: Db, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
+    try {
+      const raw = await tx.transaction((inner) => runWithDb(inner, () => handler(args)));
+      const result = this.deps.responseValidation
+        ? (validateResponse({ appRoute: route, response: raw }) as { status: number; body: unknown })
+        : raw;
+      return { status: result.status, bytes: JSON.stringify(result.body), result };
+    } catch (error) {
+      const body = errorBody(this.deps.baseUrl, args.request.id, toDomainError(error));
+      return { status: body.status, bytes: JSON.stringify(body), error };
+    }
+  }
+}
+
+function stillRunning(reply: FastifyReply): ConflictError {
+  reply.header('retry-after', '1');
+  return new ConflictError(
+    'A request with this Idempotency-Key is still running; retry after the Retry-After delay to get its response.',
+  );
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's `Idempotency-Key` guard (its events let tests wait for a running request). */
+    idempotency: IdempotencyGuard;
+  }
+}
