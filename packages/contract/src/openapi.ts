@@ -96,8 +96,14 @@ function objectShape(schema: unknown): Record<string, z.ZodType> {
   return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
 }
 
+/** POST and PATCH take `Idempotency-Key`; other methods ignore it. */
+function isRetrySafeWrite(route: AppRoute): boolean {
+  return route.method === 'POST' || route.method === 'PATCH';
+}
+
 function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   const params: JsonObject[] = [];
+  if (isRetrySafeWrite(route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   for (const [name, schema] of Object.entries(objectShape(route.pathParams))) {
     params.push({ name, in: 'path', required: true, schema: toSchema(schema, 'input', inputOnly) });
   }
@@ -116,12 +122,36 @@ function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   return params;
 }
 
+/** Headers of every response under `/v0`: the request id and both generations of rate-limit headers. */
+const COMMON_RESPONSE_HEADERS = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+];
+
+/**
+ * Every declared response, plus 400 and 409 on POST and PATCH where the contract has none: a
+ * malformed `Idempotency-Key` and a reused or still running one can happen on any of them.
+ */
 function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
   const out: JsonObject = {};
-  for (const [status, schema] of Object.entries(route.responses)) {
+  const declared: Record<string, unknown> = { ...route.responses };
+  const errorSchema = declared['400'] ?? declared['404'];
+  if (isRetrySafeWrite(route) && errorSchema) {
+    for (const status of ['400', '409']) declared[status] ??= errorSchema;
+  }
+  for (const [status, schema] of Object.entries(declared)) {
     const code = Number(status);
     const headers: JsonObject = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+    for (const name of COMMON_RESPONSE_HEADERS)
+      headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (isRetrySafeWrite(route)) {
+      headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
+      if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
+    }
     out[status] = {
       description: STATUS_DESCRIPTIONS[code] ?? 'Response',
       headers,
@@ -187,7 +217,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       title: 'Customer API',
       version: API_VERSION,
       description:
-        'Customer-facing HTTP/JSON API for pages, audiences (with versions and message histories), persons, accounts with activity logs, topics, trashed assets and webhook subscriptions.',
+        'Customer-facing HTTP/JSON API for pages, audiences (with versions and message histories), persons, accounts with activity logs, topics, trashed assets and webhook subscriptions. Every POST and PATCH accepts an `Idempotency-Key` header that makes it safe to retry; GET and DELETE ignore it (they are safe to repeat as they are).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: options.servers ?? [{ url: 'http://127.0.0.1:3000', description: 'local' }],
@@ -205,6 +235,45 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
           schema: { type: 'string' },
         },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        RetryAfterRunning: {
+          description:
+            'Present (always 1) only when the request with this Idempotency-Key is still running: retry with the same key after this many seconds to get its response. A 409 without it is final.',
+          schema: { type: 'integer' },
+        },
+        IdempotentReplayed: {
+          description:
+            '`true` when this is the kept response of an earlier request with the same Idempotency-Key (same status and body, byte for byte); absent otherwise.',
+          schema: { type: 'string', enum: ['true'] },
+        },
+        RateLimitLimit: { description: 'Requests per window of this API key.', schema: { type: 'integer' } },
+        RateLimitRemaining: {
+          description: 'Requests left in the current window.',
+          schema: { type: 'integer' },
+        },
+        RateLimitReset: {
+          description: 'Seconds until the current window ends.',
+          schema: { type: 'integer' },
+        },
+        RateLimitPolicy: {
+          description:
+            'The quota policy (draft-ietf-httpapi-ratelimit-headers-11): `"default";q=<requests>;w=<window seconds>`.',
+          schema: { type: 'string', examples: ['"default";q=1000;w=60'] },
+        },
+        RateLimit: {
+          description:
+            'The state of the policy\'s window (draft-ietf-httpapi-ratelimit-headers-11): `"default";r=<remaining>;t=<seconds to reset>`.',
+          schema: { type: 'string', examples: ['"default";r=998;t=42'] },
+        },
+      },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes this write safe to retry. 1 to 255 visible ASCII characters, unique per request (a UUID), scoped to your tenant. The first response (status and body) is kept for 24 hours and returned again, with `Idempotent-Replayed: true`, to a retry with the same key, method, path and body; nothing is done twice. The same key with another method, path or body is 409 CONFLICT; while the first request still runs, 409 CONFLICT with `Retry-After: 1`. Responses 400, 401, 403, 429 and 5xx are not kept: the key stays free. GET and DELETE ignore the header.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+        },
       },
       schemas: Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id))),
     },
