@@ -47,10 +47,13 @@ export async function callOperation(
   const route = contract[name] as AppRoute;
   const meta = operationMeta(name);
   const body = requestBody(route, args.body);
+  // One key per call, chosen before the first attempt: every retry repeats it, so the server
+  // does the work at most once and answers retries with the first response.
+  const idempotencyKey = takesIdempotencyKey(route) ? (options.idempotencyKey ?? randomUUID()) : undefined;
   const init = {
     url: buildUrl(config.baseUrl, route.path, args.params, args.query),
     method: route.method,
-    headers: requestHeaders(config, options, body !== undefined),
+    headers: requestHeaders(config, options, body !== undefined, idempotencyKey),
     body: body === undefined ? undefined : JSON.stringify(body),
     timeoutMs: options.timeoutMs ?? config.timeoutMs,
     signal: options.signal,
@@ -61,7 +64,8 @@ export async function callOperation(
       const raw = await sendAttempt(config.transport, init);
       return { ...interpret(config, route, raw), attempts: attempt };
     } catch (error) {
-      const retry = attempt <= maxRetries && isRetryable(error, meta.idempotent);
+      const retry =
+        attempt <= maxRetries && isRetryable(error, meta.idempotent || idempotencyKey !== undefined);
       const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;
       if (ms === undefined) throw error;
       await sleep(ms, options.signal);
@@ -82,6 +86,11 @@ function requestBody(route: AppRoute, body: unknown): unknown {
   return { ...value, idempotencyKey: randomUUID() };
 }
 
+/** POST and PATCH carry `Idempotency-Key`; the server ignores it elsewhere. */
+function takesIdempotencyKey(route: AppRoute): boolean {
+  return route.method === 'POST' || route.method === 'PATCH';
+}
+
 function acceptsIdempotencyKey(schema: unknown): boolean {
   const shape = (schema as { shape?: Record<string, unknown> } | null)?.shape;
   return typeof shape === 'object' && shape !== null && 'idempotencyKey' in shape;
@@ -91,6 +100,7 @@ function requestHeaders(
   config: CallConfig,
   options: RequestOptions,
   hasBody: boolean,
+  idempotencyKey: string | undefined,
 ): Record<string, string> {
   return {
     accept: 'application/json',
@@ -98,6 +108,7 @@ function requestHeaders(
     ...options.headers,
     'x-api-key': config.apiKey,
     ...(hasBody ? { 'content-type': 'application/json' } : {}),
+    ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
   };
 }
 

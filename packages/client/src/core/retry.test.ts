@@ -10,7 +10,13 @@ import {
   reset,
   startServer,
 } from '../test/fake-server.js';
-import { ConnectionError, InternalError, RateLimitedError, ServiceUnavailableError } from './errors.js';
+import {
+  ConflictError,
+  ConnectionError,
+  InternalError,
+  RateLimitedError,
+  ServiceUnavailableError,
+} from './errors.js';
 import { DEFAULT_BACKOFF, isRetryable, retryDelayMs } from './retry.js';
 
 const PAGE = { pageId: 'page_1' };
@@ -87,14 +93,32 @@ describe('retries', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it('retries 500 for idempotent calls (reads, restores) but not for plain creates', async () => {
-    const { client, requests } = await scripted([internal, ok]);
-    await client.restorePage({ params: { page_id: 'p' } });
+  it.each([
+    ['500', internal],
+    ['502', (res: ServerResponse) => json(res, 502, 'Bad Gateway')],
+    ['504', (res: ServerResponse) => json(res, 504, 'Gateway Timeout')],
+  ] as const)(
+    'retries %s for reads and for creates, with the same Idempotency-Key',
+    async (_name, failure) => {
+      const { client, requests } = await scripted([failure, ok]);
+      await client.restorePage({ params: { page_id: 'p' } });
+      expect(requests).toHaveLength(2);
+      await server?.close();
+      const second = await scripted([failure, (res) => json(res, 201, PAGE)]);
+      await expect(second.client.createPage({ body: PAGE_BODY })).resolves.toEqual(PAGE);
+      const keys = second.requests.map((r) => r.headers['idempotency-key']);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+    },
+  );
+
+  it('retries a 409 carrying Retry-After (the key is still running), not a final 409', async () => {
+    const running: Step = (res) => apiError(res, 'CONFLICT', { headers: { 'retry-after': '0.05' } });
+    const { client, requests } = await scripted([running, (res) => json(res, 201, PAGE)]);
+    await expect(client.createPage({ body: PAGE_BODY })).resolves.toEqual(PAGE);
     expect(requests).toHaveLength(2);
-    await server?.close();
-    const second = await scripted([internal, ok]);
-    await expect(second.client.createPage({ body: PAGE_BODY })).rejects.toThrow(InternalError);
-    expect(second.requests).toHaveLength(1);
+    expect(requests[1]?.headers['idempotency-key']).toBe(requests[0]?.headers['idempotency-key']);
   });
 
   it.each([
@@ -121,14 +145,18 @@ describe('retries', () => {
     expect(performance.now() - started).toBeLessThan(30_000);
   });
 
-  it('retries a reset connection for reads but surfaces it for plain creates', async () => {
+  it('retries a reset connection for reads and for creates, which repeat their key', async () => {
     const { client, requests } = await scripted([reset, ok]);
     await expect(client.getPage({ params: { page_id: 'p' } })).resolves.toEqual(PAGE);
     expect(requests).toHaveLength(2);
+    expect(requests[0]?.headers['idempotency-key']).toBeUndefined();
     await server?.close();
-    const second = await scripted([reset, ok]);
-    await expect(second.client.createPage({ body: PAGE_BODY })).rejects.toThrow(ConnectionError);
-    expect(second.requests).toHaveLength(1);
+    const second = await scripted([reset, (res) => json(res, 201, PAGE)]);
+    await expect(second.client.createPage({ body: PAGE_BODY })).resolves.toEqual(PAGE);
+    expect(second.requests).toHaveLength(2);
+    expect(second.requests[1]?.headers['idempotency-key']).toBe(
+      second.requests[0]?.headers['idempotency-key'],
+    );
   });
 
   it('reports a refused connection as ConnectionError with its code', async () => {
@@ -162,10 +190,36 @@ describe('automatic idempotency key', () => {
     expect(keys[2]).toBe('mine');
   });
 
-  it('is not added to operations whose body has no idempotencyKey', async () => {
+  it('is not added to bodies without an idempotencyKey field; the header carries one', async () => {
     const { client, requests } = await scripted([(res) => json(res, 201, PAGE)]);
     await client.createPage({ body: PAGE_BODY });
     expect(JSON.parse(requests[0]?.body ?? '')).toEqual(PAGE_BODY);
+    expect(requests[0]?.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('Idempotency-Key header', () => {
+  it('is fresh per POST and PATCH call, and sent with maxRetries: 0', async () => {
+    const { client, requests } = await scripted([(res) => json(res, 201, PAGE)]);
+    await client.createPage({ body: PAGE_BODY });
+    await client.createPage({ body: PAGE_BODY }, { maxRetries: 0 });
+    await client.updateTopic({ params: { topic_id: 't' }, body: { title: 'x' } }).catch(() => undefined);
+    const keys = requests.map((r) => r.headers['idempotency-key']);
+    expect(keys.every((k) => typeof k === 'string' && k.length === 36)).toBe(true);
+    expect(new Set(keys).size).toBe(3);
+  });
+
+  it('is the caller’s when given as a request option, on every retry', async () => {
+    const { client, requests } = await scripted([unavailable, internal, (res) => json(res, 201, PAGE)]);
+    await client.createPage({ body: PAGE_BODY }, { idempotencyKey: 'job-42' });
+    expect(requests.map((r) => r.headers['idempotency-key'])).toEqual(['job-42', 'job-42', 'job-42']);
+  });
+
+  it('is not sent on GET or DELETE', async () => {
+    const { client, requests } = await scripted([ok]);
+    await client.getPage({ params: { page_id: 'p' } }, { idempotencyKey: 'ignored' });
+    await client.deletePage({ params: { page_id: 'p' } }).catch(() => undefined);
+    expect(requests.map((r) => r.headers['idempotency-key'])).toEqual([undefined, undefined]);
   });
 });
 
@@ -257,5 +311,9 @@ describe('retry policy', () => {
     );
     expect(isRetryable(new ServiceUnavailableError({ status: 503, headers, body: null }), false)).toBe(true);
     expect(isRetryable(new Error('bug'), true)).toBe(false);
+    const conflict = (h: Record<string, string>) =>
+      new ConflictError({ status: 409, headers: new Headers(h), body: { code: 'CONFLICT' } });
+    expect(isRetryable(conflict({ 'retry-after': '1' }), false)).toBe(true);
+    expect(isRetryable(conflict({}), true)).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import {
+  ConflictError,
   ConnectionError,
   CustomerApiError,
   InternalError,
@@ -35,14 +36,17 @@ const TRANSIENT_GATEWAY_STATUSES = new Set([502, 504]);
 
 /**
  * Whether a failed attempt may be repeated. 429 and 503 mean the server did not do the work, so
- * they are retried for every operation. Connection errors, timeouts, 500 and gateway errors may
- * hide work that was done, so they are retried only for `retrySafe` operations (idempotent ones,
- * and creations carrying an idempotency key). A refused connection sent nothing and is always safe.
- * 400, 401, 403, 404 and 409 are never retried: repeating cannot change the answer; nor is a
- * call on a closed client.
+ * they are retried for every operation, as is a 409 carrying `Retry-After` (the same
+ * `Idempotency-Key` is still running: the retry gets its response). Connection errors, timeouts,
+ * 500 and gateway errors (502, 504) may hide work that was done, so they are retried only for
+ * `retrySafe` calls: reads, deletes and restores, and every POST and PATCH, which carry an
+ * `Idempotency-Key`. A refused connection sent nothing and is always safe. 400, 401, 403, 404
+ * and a final 409 are never retried: repeating cannot change the answer; nor is a call on a
+ * closed client.
  */
 export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) return true;
+  if (error instanceof ConflictError) return error.headers.get('retry-after') !== null;
   if (error instanceof ConnectionError) {
     if (error.errno !== undefined && CLOSED_CLIENT_CODES.has(error.errno)) return false;
     return retrySafe || error.errno === 'ECONNREFUSED';

@@ -62,6 +62,13 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra request headers (e.g. tracing). `x-api-key` and `content-type` are managed by the client. */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` of a POST or PATCH call (1 to 255 visible ASCII characters). By default
+   * the client makes a fresh random key per call; give your own to make a call safe to repeat
+   * beyond the client's retries, e.g. after a crash of your process (derive it from the work, such
+   * as a job or row id). Every retry of the call sends the same key. Ignored by GET and DELETE.
+   */
+  idempotencyKey?: string;
 }
 
 /** A success result with its HTTP metadata, from `client.withResponse.<operation>()`. */
