@@ -4,14 +4,16 @@
 // request). Both are driven with raw JSON-RPC lines, so the figure is the server's own overhead
 // and not a client library's. Calls alternate, one at a time, so all see the same noise.
 // Then 1,000 sequential stateless calls over Streamable HTTP (a fresh MCP server per request),
-// sampling the MCP process's resident memory: it must stay flat.
+// sampling the MCP server's heap after garbage collection: it must stay flat.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createClient } from '@customer-api/client';
-import { MCP_MAIN } from '../lib/proc.mjs';
+import { MCP_MAIN, ROOT } from '../lib/proc.mjs';
 import { percentile, spread } from '../lib/stats.mjs';
+
+/** The MCP package's entry point, imported by the memory child. */
+const MCP_INDEX = `${ROOT}apps/mcp/dist/index.js`;
 
 const MODERN_META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -114,26 +116,33 @@ async function overheads(ctx, env, direct, calls) {
   };
 }
 
-function rssMiB(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
-  return line ? Number(line[1]) / 1024 : Number.NaN;
-}
+// The MCP HTTP server in a child of its own with --expose-gc: on each message it collects garbage
+// and reports its heap, so the samples show what the server keeps, not what V8 has yet to free.
+const MEMORY_CHILD = `
+const { startHttpServer } = await import(process.argv[1]);
+const http = await startHttpServer({ baseUrl: process.argv[2], port: 0, host: '127.0.0.1' });
+process.on('message', (m) => {
+  if (m === 'stop') return void http.close().then(() => process.exit(0));
+  globalThis.gc();
+  globalThis.gc();
+  const { heapUsed, rss } = process.memoryUsage();
+  process.send({ heapMiB: heapUsed / 1048576, rssMiB: rss / 1048576 });
+});
+process.send({ url: http.url });
+`;
 
-/** 1,000 sequential 2026-07-28 calls over HTTP; the MCP process's RSS every 100 calls. */
+/** 1,000 sequential 2026-07-28 calls over HTTP; the server's heap (after GC) every 100 calls. */
 async function statelessMemory(ctx, env, apiKey) {
-  const child = spawn(ctx.nodes.n24, [MCP_MAIN, '--http', '--port', '0', '--log-level', 'error'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stderr.on('data', (chunk) => {
-      buffered += chunk;
-      const match = buffered.match(/listening on (\S+)/);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`MCP HTTP server exited (${code})`)));
-  });
+  const child = spawn(
+    ctx.nodes.n24,
+    ['--expose-gc', '--input-type=module', '-e', MEMORY_CHILD, MCP_INDEX, env.CUSTOMER_API_BASE_URL],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
+  const next = () => new Promise((resolve) => child.once('message', resolve));
+  const { url } = await next();
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -152,19 +161,26 @@ async function statelessMemory(ctx, env, apiKey) {
   const samples = [];
   try {
     for (let i = 0; i <= 1000; i += 1) {
-      if (i % 100 === 0) samples.push({ calls: i, rssMiB: rssMiB(child.pid) });
+      if (i % 100 === 0) {
+        child.send('sample');
+        samples.push({ calls: i, ...(await next()) });
+      }
       if (i === 1000) break;
       const res = await fetch(url, { method: 'POST', headers, body: body(i + 1) });
       if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
       await res.text();
     }
   } finally {
-    child.kill('SIGTERM');
+    child.send('stop');
   }
   // Growth from call 100 on: the first hundred include JIT warm-up and lazily loaded modules.
-  const warm = samples.find((s) => s.calls === 100)?.rssMiB ?? Number.NaN;
-  const last = samples.at(-1)?.rssMiB ?? Number.NaN;
-  return { samples, growthAfterWarmUpMiB: last - warm };
+  const at100 = samples.find((s) => s.calls === 100);
+  const last = samples.at(-1);
+  return {
+    samples,
+    heapGrowthAfterWarmUpMiB: last.heapMiB - at100.heapMiB,
+    rssGrowthAfterWarmUpMiB: last.rssMiB - at100.rssMiB,
+  };
 }
 
 /** Runs scenario 5 against our Node 24 server. */
