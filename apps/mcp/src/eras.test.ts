@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TOOL_NAMES } from './index.js';
 import { assistantScript } from './test/assistant-script.js';
+import { envelope, modernHeaders, post } from './test/raw.js';
 import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
@@ -113,4 +114,68 @@ async function readOnlyHttp(): Promise<RunningHttpServer> {
 }
 afterAll(async () => {
   await readOnly?.close();
+});
+
+describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards', () => {
+  const headers = (method: string, name?: string, apiKey = api.apiKey) => ({
+    'x-api-key': apiKey,
+    ...modernHeaders(method, name),
+  });
+  const request = (method: string, params: Record<string, unknown> = {}) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method,
+    params: { ...params, _meta: envelope() },
+  });
+
+  it('answers server/discover with the capabilities it has and an hour of caching', async () => {
+    const { message } = await post(http.url, request('server/discover'), headers('server/discover'));
+    expect(message.result).toMatchObject({
+      supportedVersions: ['2026-07-28'],
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} },
+      ttlMs: 3_600_000,
+      cacheScope: 'public',
+      _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'customer-api' } },
+    });
+    const tools = await post(http.url, request('tools/list'), headers('tools/list'));
+    expect(tools.message.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    const pages = await post(http.url, request('resources/list'), headers('resources/list'));
+    expect(pages.message.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  });
+
+  it('declares no resources when the tools reading them are switched off', async () => {
+    const accounts = await startHttpServer({
+      baseUrl: api.baseUrl,
+      port: 0,
+      host: '127.0.0.1',
+      selection: { toolsets: ['accounts'] },
+    });
+    try {
+      const { message } = await post(accounts.url, request('server/discover'), headers('server/discover'));
+      expect(message.result?.capabilities).toEqual({ tools: { listChanged: false } });
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it('uses each request’s own key: the read-only key cannot write', async () => {
+    const body = request('tools/call', {
+      name: 'create_topic',
+      arguments: { title: `ro-${Date.now().toString(36)}` },
+    });
+    const { message } = await post(http.url, body, headers('tools/call', 'create_topic', api.readOnlyKey));
+    expect(message.result?.isError).toBe(true);
+    expect(JSON.stringify(message.result?.content)).toContain('FORBIDDEN');
+  });
+
+  it('refuses a foreign Origin (403) and a body over 1 MiB (413) before reading the revision', async () => {
+    const list = request('tools/list');
+    const foreign = await post(http.url, list, {
+      ...headers('tools/list'),
+      origin: 'https://attacker.example',
+    });
+    expect(foreign.status).toBe(403);
+    const big = request('tools/call', { name: 'list_pages', arguments: { cursor: 'x'.repeat(1_100_000) } });
+    expect((await post(http.url, big, headers('tools/call', 'list_pages'))).status).toBe(413);
+  });
 });
