@@ -7,8 +7,8 @@ import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyRep
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
-import { readSetting } from './db/settings.js';
 import { requestScopedDb } from './db/request-db.js';
+import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
@@ -24,9 +24,11 @@ import {
 } from './http/errors.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
+import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
 import { serializeRequest } from './http/log-redaction.js';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { genRequestId, registerRequestId } from './http/request-id.js';
+import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type IdSource, newId } from './lib/ids.js';
 import { CursorCodec } from './lib/pagination.js';
@@ -47,6 +49,8 @@ export interface BuildAppOptions {
   rateLimiter?: RateLimiter;
   /** Defaults to the configuration's `tenantShare` limits. */
   tenantShare?: TenantShare;
+  /** Defaults to the configuration's `tenantShare.responseBytesPerS`. */
+  tenantBandwidth?: TenantBandwidth;
 }
 
 const openApiDocument: unknown = createRequire(import.meta.url)('@customer-api/contract/openapi.json');
@@ -100,7 +104,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     responseValidation: config.nodeEnv !== 'production',
   });
   app.decorate('idempotency', idempotency);
-  await app.register(async (scope) => registerApi(scope, deps, { rateLimiter, share, idempotency }));
+  const bandwidth = options.tenantBandwidth ?? bandwidthOf(config);
+  await app.register(async (scope) =>
+    registerApi(scope, deps, { rateLimiter, share, idempotency, bandwidth }),
+  );
   return app;
 }
 
@@ -157,9 +164,19 @@ function registerDraining(app: FastifyInstance): void {
 function registerApi(
   scope: FastifyInstance,
   deps: AppDeps,
-  { idempotency, ...limits }: { rateLimiter: RateLimiter; share: TenantShare; idempotency: IdempotencyGuard },
+  {
+    idempotency,
+    bandwidth,
+    ...limits
+  }: {
+    rateLimiter: RateLimiter;
+    share: TenantShare;
+    idempotency: IdempotencyGuard;
+    bandwidth: TenantBandwidth;
+  },
 ): void {
   registerAuth(scope, { resolveKey: createKeyResolver(deps.db), ...limits });
+  registerLargeResponses(scope, bandwidth);
   idempotency.register(scope);
   scope.addHook('preValidation', async (request) => {
     // An absent body on a POST is the empty object (decided: clients may omit `{}`).

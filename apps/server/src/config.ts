@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000, 100),
   TENANT_DB_CONCURRENCY: positiveInt(4),
   TENANT_DB_QUEUE_MS: positiveInt(1_000, 0),
+  TENANT_RESPONSE_BYTES_PER_S: positiveInt(4 * 1024 * 1024, 64 * 1024),
   HTTP_HEADERS_TIMEOUT_MS: positiveInt(10_000, 100),
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 100),
   HTTP_IDLE_TIMEOUT_MS: positiveInt(60_000, 100),
@@ -93,6 +94,8 @@ export interface Config {
     dbConcurrency: number;
     /** How long a request waits for its tenant's share before it is answered 429. */
     queueMs: number;
+    /** Sustained rate of one tenant's large read responses (twice this may go at once). */
+    responseBytesPerS: number;
   };
   /** Connection timeouts of the HTTP server. */
   http: {
@@ -159,6 +162,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tenantShare: {
       dbConcurrency: Math.min(e.TENANT_DB_CONCURRENCY, e.DATABASE_POOL_SIZE),
       queueMs: e.TENANT_DB_QUEUE_MS,
+      responseBytesPerS: e.TENANT_RESPONSE_BYTES_PER_S,
     },
     http: {
       headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,

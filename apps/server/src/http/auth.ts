@@ -3,6 +3,7 @@ import type { TenantShare } from '../db/tenant-share.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
 import { ForbiddenError, UnauthorizedError } from './errors.js';
+import { responseBytes } from './large-responses.js';
 import { enforceRateLimit, extraCostOf, type RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -45,7 +46,7 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   });
   // Large responses cost more of the window, charged once they are sent (never delaying them).
   app.addHook('onResponse', async (request, reply) => {
-    const extra = extraCostOf(Number(reply.getHeader('content-length') ?? 0));
+    const extra = extraCostOf(responseBytes(reply));
     if (request.auth && extra > 0) {
       await deps.rateLimiter.consume(`key:${request.auth.keyId}`, extra).catch(() => undefined);
     }

@@ -5,6 +5,7 @@ import { type Config, loadConfig, loadTestSettings } from '../config.js';
 import type { Database } from '../db/client.js';
 import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
+import type { TenantBandwidth } from '../http/tenant-bandwidth.js';
 import type { Clock } from '../lib/clock.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -20,6 +21,8 @@ export interface TestAppOptions {
   rateLimiter?: (database: Database, config: Config) => RateLimiter;
   /** The app's database share (a test holding a tenant's units). */
   tenantShare?: TenantShare;
+  /** The app's bandwidth share of large responses (a test watching a tenant's line). */
+  tenantBandwidth?: TenantBandwidth;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -62,6 +65,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.rateLimiter ? { rateLimiter: options.rateLimiter(t.database, t.config) } : {}),
       ...(options.tenantShare ? { tenantShare: options.tenantShare } : {}),
+      ...(options.tenantBandwidth ? { tenantBandwidth: options.tenantBandwidth } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);

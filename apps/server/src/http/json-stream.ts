@@ -1,0 +1,141 @@
+import { Readable } from 'node:stream';
+
+/** Bodies up to this many characters are serialised at once, exactly as Fastify would. */
+export const INLINE_RESPONSE_CHARS = 64 * 1024;
+/** Characters serialised per turn of the event loop once a body streams. */
+const CHUNK_CHARS = 64 * 1024;
+
+/** What a streamed body needs from its tenant's share of the server's bandwidth. */
+export interface Lane {
+  /** Resolves when the body may start (the tenant's turn). */
+  readonly ready: Promise<void>;
+  /** Records `bytes` as sent; returns how many milliseconds the next chunk waits. */
+  spend(bytes: number): number;
+  /** Ends the lane (idempotent): the next of the tenant's bodies may start. */
+  end(): void;
+}
+
+/**
+ * `JSON.stringify(payload)`, or past {@link INLINE_RESPONSE_CHARS} a stream of the same text, in
+ * the lane `enter()` gives (called only then).
+ */
+export function toJsonBody(payload: unknown, enter: () => Lane): string | JsonStream {
+  const fragments = jsonFragments(payload, 2);
+  let head = '';
+  for (let next = fragments.next(); !next.done; next = fragments.next()) {
+    head += next.value;
+    if (head.length > INLINE_RESPONSE_CHARS) return new JsonStream(head, fragments, enter());
+  }
+  return head;
+}
+
+/**
+ * A JSON body produced a chunk at a time, each in its own turn of the event loop (`setImmediate`
+ * runs after pending I/O), only as fast as the connection takes it and its lane allows.
+ */
+export class JsonStream extends Readable {
+  /** Bytes produced so far. */
+  readonly counter = { bytes: 0 };
+  #head: string | undefined;
+  #started = false;
+  #waitMs = 0;
+
+  constructor(
+    head: string,
+    private readonly fragments: Iterator<string>,
+    private readonly lane: Lane,
+  ) {
+    super({ highWaterMark: CHUNK_CHARS });
+    this.#head = head;
+  }
+
+  override _read(): void {
+    if (this.#started) {
+      if (this.#waitMs > 0) setTimeout(() => this.#pushChunk(), this.#waitMs);
+      else setImmediate(() => this.#pushChunk());
+      return;
+    }
+    this.#started = true;
+    void this.lane.ready.then(() => setImmediate(() => this.#pushChunk()));
+  }
+
+  #pushChunk(): void {
+    if (this.destroyed) return;
+    let chunk = this.#head ?? '';
+    this.#head = undefined;
+    let done = false;
+    while (chunk.length < CHUNK_CHARS) {
+      const next = this.fragments.next();
+      if (next.done) {
+        done = true;
+        break;
+      }
+      chunk += next.value;
+    }
+    if (chunk.length > 0) {
+      const bytes = Buffer.from(chunk);
+      this.counter.bytes += bytes.length;
+      this.#waitMs = this.lane.spend(bytes.length);
+      this.push(bytes);
+    }
+    if (done) {
+      this.lane.end();
+      this.push(null);
+    }
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.lane.end();
+    callback(error);
+  }
+}
+
+const isPlain = (value: object): boolean => {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+type ToJson = { toJSON: (key: string) => unknown };
+const hasToJson = (value: unknown): value is ToJson =>
+  typeof value === 'object' && value !== null && typeof (value as Partial<ToJson>).toJSON === 'function';
+const omitted = (value: unknown): boolean =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/**
+ * The text of `JSON.stringify(value)` in fragments: plain objects and arrays are opened down to
+ * `depth` levels (members, elements), anything deeper is one fragment. Joined, the fragments are
+ * exactly `JSON.stringify(value)`.
+ */
+export function* jsonFragments(value: unknown, depth: number, key = ''): Generator<string> {
+  if (depth > 0) {
+    const resolved = hasToJson(value) ? value.toJSON(key) : value;
+    if (Array.isArray(resolved)) {
+      yield '[';
+      for (let i = 0; i < resolved.length; i += 1) {
+        if (i > 0) yield ',';
+        const element: unknown = resolved[i];
+        if (omitted(hasToJson(element) ? element.toJSON(String(i)) : element)) yield 'null';
+        else yield* jsonFragments(element, depth - 1, String(i));
+      }
+      yield ']';
+      return;
+    }
+    if (typeof resolved === 'object' && resolved !== null && isPlain(resolved)) {
+      yield '{';
+      let first = true;
+      for (const [name, member] of Object.entries(resolved)) {
+        if (omitted(hasToJson(member) ? member.toJSON(name) : member)) continue;
+        yield `${first ? '' : ','}${JSON.stringify(name)}:`;
+        first = false;
+        yield* jsonFragments(member, depth - 1, name);
+      }
+      yield '}';
+      return;
+    }
+    const text = JSON.stringify(resolved);
+    if (text !== undefined) yield text;
+    return;
+  }
+  const text = JSON.stringify(hasToJson(value) ? value.toJSON(key) : value);
+  if (text !== undefined) yield text;
+}

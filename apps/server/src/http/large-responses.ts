@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+import { RateLimitedError } from './errors.js';
+import { type JsonStream, toJsonBody } from './json-stream.js';
+import { TenantBandwidth } from './tenant-bandwidth.js';
+
+/**
+ * Large read responses (a 4 MiB message history, a list of 100 pages with long contexts) are
+ * serialised and sent a chunk per turn of the event loop, so no request holds the loop for the
+ * tens of milliseconds that stringifying and encoding megabytes take at once, and within the
+ * tenant's share of bandwidth ({@link TenantBandwidth}): one tenant's large reads interleave with
+ * other tenants' requests instead of queueing them. Past its line: 429 RATE_LIMITED. Small
+ * responses, errors and writes (whose bodies the idempotency record keeps) are serialised as before.
+ */
+export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBandwidth): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET') return;
+    reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
+  });
+  // A serializer returns text: a large body leaves an empty one, replaced here by its stream.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const stream = pending.get(reply);
+    if (!stream) return payload;
+    pending.delete(reply);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return stream;
+  });
+}
+
+/**
+ * The share the configuration gives: `responseBytesPerS` sustained, twice that at once, one large
+ * response streaming and three in line per tenant (as its four database connections).
+ */
+export function bandwidthOf(config: Config): TenantBandwidth {
+  const rate = config.tenantShare.responseBytesPerS;
+  return new TenantBandwidth({ bytesPerSecond: rate, burstBytes: 2 * rate, streams: 1, waiting: 3 });
+}
+
+const streamed = new WeakMap<FastifyReply, { bytes: number }>();
+const pending = new WeakMap<FastifyReply, JsonStream>();
+
+/** Bytes of a sent response body: its `Content-Length`, or what was streamed. */
+export function responseBytes(reply: FastifyReply): number {
+  const length = Number(reply.getHeader('content-length') ?? Number.NaN);
+  return Number.isFinite(length) ? length : (streamed.get(reply)?.bytes ?? 0);
+}
+
+function serializeRead(
+  payload: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  bandwidth: TenantBandwidth,
+): string {
+  const body = toJsonBody(payload, () => {
+    const lane = bandwidth.enter(request.auth?.tenantId ?? '');
+    if (!lane) throw lineFull(bandwidth);
+    return lane;
+  });
+  if (typeof body === 'string') return body;
+  streamed.set(reply, body.counter);
+  pending.set(reply, body);
+  return '';
+}
+
+function lineFull(bandwidth: TenantBandwidth): RateLimitedError {
+  const { streams, waiting, bytesPerSecond } = bandwidth.limits;
+  const retryAfter = bandwidth.retryAfterSeconds();
+  return new RateLimitedError(
+    { limit: streams + waiting, remaining: 0, resetTime: Date.now() + retryAfter * 1000, retryAfter },
+    `This tenant already has ${streams + waiting} large responses in progress (its share: ${mib(bytesPerSecond)} MiB/s); retry in ${retryAfter} s or read fewer large results at once.`,
+  );
+}
+
+const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(2));
