@@ -5,6 +5,8 @@
 // trickling connections. The server runs with its default limits (only the dispatcher and
 // insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
+// BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
+// one); BENCH_ISOLATION_SECONDS sets how long B measures each phase.
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { Pool } from 'undici';
@@ -26,15 +28,26 @@ export async function runIsolation(ctx) {
   return out;
 }
 
+const ATTACKS = [
+  ['trash', 'trash search without letters', trashSearch],
+  ['messages', 'huge message histories', messageHistories],
+  ['webhooks', 'slow webhook receivers', slowReceivers],
+  ['connections', 'idle and trickling connections', connections],
+];
+
 async function runAgainst(ctx, main, label) {
-  const seconds = ctx.quick ? 5 : 20;
+  const seconds = Number(process.env.BENCH_ISOLATION_SECONDS ?? (ctx.quick ? 5 : 20));
+  const only = process.env.BENCH_ISOLATION_ATTACKS?.split(',');
+  const chosen = ATTACKS.filter(([key]) => !only || only.includes(key));
   const databaseUrl = await ensureDatabase('bench_isolation', { fresh: true });
   const a = tenantKey(databaseUrl, 'noisy-a');
   const b = tenantKey(databaseUrl, 'quiet-b');
   // B measures with keys of its own: enough samples for a p99 while each key stays within its limit.
   b.measureKeys = Array.from({ length: 4 }, () => tenantKey(databaseUrl, 'quiet-b').apiKey);
-  ctx.progress(`isolation (${label}): ${ctx.quick ? 50_000 : 200_000} trashed assets for tenant A`);
-  await trashMany(databaseUrl, a.tenantId, ctx.quick ? 50_000 : 200_000);
+  if (chosen.some(([key]) => key === 'trash')) {
+    ctx.progress(`isolation (${label}): ${ctx.quick ? 50_000 : 200_000} trashed assets for tenant A`);
+    await trashMany(databaseUrl, a.tenantId, ctx.quick ? 50_000 : 200_000);
+  }
   const port = await freePort();
   const server = await startProcess({
     name: `isolation-${label}`,
@@ -57,12 +70,7 @@ async function runAgainst(ctx, main, label) {
     const quietB = await prepareB(server.url, b.apiKey);
     const measure = () => measureB(server.url, b.measureKeys, quietB.accountId, seconds);
     const rows = [{ attack: 'quiet', ...(await measure()) }];
-    for (const [attack, run] of [
-      ['trash search without letters', trashSearch],
-      ['huge message histories', messageHistories],
-      ['slow webhook receivers', slowReceivers],
-      ['idle and trickling connections', connections],
-    ]) {
+    for (const [, attack, run] of chosen) {
       ctx.progress(`isolation (${label}): ${attack}`);
       const stop = new AbortController();
       // Each attack starts with a fresh key of A, as each would on its own (a spent window, or the
