@@ -67,4 +67,16 @@ describe('parseConfig --shared-key', () => {
     });
     expect(() => parseConfig(['--http', '--shared-key'], {})).toThrow(/Set CUSTOMER_API_KEY/);
   });
+
+  it('asks before deletes unless MCP_CONFIRM=0, and takes a signing secret of 32 bytes or more', () => {
+    expect(parseConfig([], env)).toMatchObject({ confirm: { enabled: true, secret: undefined } });
+    const secret = 's'.repeat(32);
+    expect(parseConfig([], { ...env, MCP_CONFIRM: '0', MCP_CONFIRM_SECRET: secret })).toMatchObject({
+      confirm: { enabled: false, secret },
+    });
+    expect(() => parseConfig([], { ...env, MCP_CONFIRM: 'no' })).toThrow('MCP_CONFIRM must be 0 or 1');
+    expect(() => parseConfig([], { ...env, MCP_CONFIRM_SECRET: 'short' })).toThrow(
+      'MCP_CONFIRM_SECRET must be at least 32 bytes long',
+    );
+  });
 });
