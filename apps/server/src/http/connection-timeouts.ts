@@ -10,13 +10,16 @@ export const connectionsCheckingInterval = (http: Config['http']) => Math.min(10
  * complete request would only meet the idle timeout, and socket idle timers are not reliable
  * beside Node's connection checks. Each new connection therefore gets a timer of its own: no
  * request within the headers timeout (plus two check intervals, so that half-sent headers still
- * get Node's answer first) and it is closed. The first request clears it.
+ * get Node's answer first) and it is closed. The first request clears it. Connections opened in a
+ * burst fall due together: they are closed {@link CLOSES_PER_TURN} per turn of the event loop, so
+ * ten thousand idle sockets closing never hold up the requests of others.
  */
 export function registerConnectionTimeouts(app: FastifyInstance, http: Config['http']): void {
   const firstRequestMs = http.headersTimeoutMs + 2 * connectionsCheckingInterval(http);
   const timers = new WeakMap<Socket, NodeJS.Timeout>();
+  const closer = new BatchedCloser();
   app.server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => socket.destroy(), firstRequestMs).unref();
+    const timer = setTimeout(() => closer.close(socket), firstRequestMs).unref();
     timers.set(socket, timer);
     socket.once('close', () => clearTimeout(timer));
   });
@@ -28,4 +31,27 @@ export function registerConnectionTimeouts(app: FastifyInstance, http: Config['h
       timers.delete(socket);
     }
   });
+}
+
+/** Sockets destroyed per turn of the event loop when many fall due at once. */
+export const CLOSES_PER_TURN = 256;
+
+/** Destroys sockets {@link CLOSES_PER_TURN} at a time, one batch per turn of the event loop. */
+export class BatchedCloser {
+  readonly #due: Socket[] = [];
+  #scheduled = false;
+
+  /** Destroys `socket` in this turn's batch or a later one. */
+  close(socket: Socket): void {
+    this.#due.push(socket);
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#drain());
+  }
+
+  #drain(): void {
+    for (const socket of this.#due.splice(0, CLOSES_PER_TURN)) socket.destroy();
+    if (this.#due.length > 0) setImmediate(() => this.#drain());
+    else this.#scheduled = false;
+  }
 }

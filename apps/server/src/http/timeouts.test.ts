@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/test-app.js';
+import { BatchedCloser, CLOSES_PER_TURN } from './connection-timeouts.js';
 
 // Short limits so that the test waits for the server's own timers, not for a clock of its own.
 const t = useTestApp({
@@ -57,5 +58,32 @@ describe('connection timeouts', () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 (400|408)/);
     expect(answer).toContain('not received completely in time');
+  });
+});
+
+describe('BatchedCloser', () => {
+  it('closes sockets that fall due together a batch per turn of the event loop', async () => {
+    const closer = new BatchedCloser();
+    let turn = 0;
+    const closedAt: number[] = [];
+    const sockets = Array.from(
+      { length: 1000 },
+      () => ({ destroy: () => closedAt.push(turn) }) as unknown as Socket,
+    );
+    for (const socket of sockets) closer.close(socket);
+    expect(closedAt).toHaveLength(0); // nothing within the timer's own turn
+    while (closedAt.length < sockets.length) {
+      await new Promise((resolve) => setImmediate(resolve));
+      turn += 1;
+    }
+    const perTurn = new Map<number, number>();
+    for (const at of closedAt) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    expect(Math.max(...perTurn.values())).toBe(CLOSES_PER_TURN);
+    expect(perTurn.size).toBe(Math.ceil(1000 / CLOSES_PER_TURN));
+  });
+
+  it('closes every one of a burst of silent connections', async () => {
+    const closed = await Promise.all(Array.from({ length: 300 }, () => untilClosed(() => {})));
+    expect(closed).toHaveLength(300);
   });
 });
