@@ -12,8 +12,8 @@ const open: Session[] = [];
 const apiClient = createClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, maxRetries: 0 });
 let http: RunningHttpServer;
 
-async function httpServer(secret = SECRET, enabled = true): Promise<RunningHttpServer> {
-  const confirmation = createConfirmation({ secret, enabled });
+async function httpServer(secret = SECRET, ttlSeconds?: number): Promise<RunningHttpServer> {
+  const confirmation = createConfirmation({ secret, ttlSeconds });
   const server = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1', confirmation });
   servers.push(server);
   return server;
@@ -189,6 +189,16 @@ describe('the signed confirmation state', () => {
     const foreign = await secondRound(stranger.url, first, state);
     expect(foreign.message.error?.message).toMatch(/altered or was not issued by this server/);
     expect([await isDeleted(first), await isDeleted(second)]).toEqual([false, false]);
+  });
+
+  it('refuses expired state', async () => {
+    const hasty = await httpServer(SECRET, -1);
+    const pageId = await newPage();
+    const state = await firstRound(hasty.url, pageId);
+    const { message } = await secondRound(hasty.url, pageId, state);
+    expect(message.error?.code).toBe(-32602);
+    expect(message.error?.message).toMatch(/it expired/);
+    expect(await isDeleted(pageId)).toBe(false);
   });
 
   it('refuses state issued to another API key', async () => {

@@ -35,6 +35,8 @@ export interface ConfirmationOptions {
    * needs the same key; unset: a random key, valid for this process only.
    */
   secret?: string;
+  /** How long the user has to answer, in seconds; default {@link CONFIRM_TTL_SECONDS}. */
+  ttlSeconds?: number;
 }
 
 /** Asks the user before a delete runs: in-band on 2026-07-28, `elicitation/create` on 2025. */
@@ -87,7 +89,7 @@ function capabilitiesOf(ctx: ServerContext, legacy: ClientCapabilities | undefin
 
 function badState(tool: string, reason: string): ProtocolError {
   const why: Record<string, string> = {
-    expired: `it expired (a confirmation is valid for ${CONFIRM_TTL_SECONDS / 60} minutes)`,
+    expired: 'it expired (the user has a few minutes to answer)',
     bind: 'it was issued to another API key',
     call: 'it was issued for another tool or other arguments',
   };
@@ -114,7 +116,7 @@ export function createConfirmation(options: ConfirmationOptions = {}): Confirmat
   const enabled = options.enabled ?? true;
   const codec = createRequestStateCodec<ConfirmState>({
     key: options.secret ?? randomBytes(32),
-    ttlSeconds: CONFIRM_TTL_SECONDS,
+    ttlSeconds: options.ttlSeconds ?? CONFIRM_TTL_SECONDS,
     bind: (ctx) => ctx.http?.authInfo?.token ?? '',
   });
   const check: Confirmation['check'] = async (tool, args, ctx, legacyCapabilities) => {
