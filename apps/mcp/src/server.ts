@@ -57,8 +57,8 @@ export const CACHE_HINTS: Readonly<
 const defaultConfirmation = createConfirmation();
 
 /** What the server does, as advertised: nothing here ever changes after start. */
-function capabilitiesOf(hasResources: boolean): ServerCapabilities {
-  return hasResources
+function capabilitiesOf(withResources: boolean): ServerCapabilities {
+  return withResources
     ? { tools: { listChanged: false }, resources: { listChanged: false }, completions: {} }
     : { tools: { listChanged: false } };
 }
