@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TOOL_NAMES } from './index.js';
 import { assistantScript } from './test/assistant-script.js';
-import { envelope, modernHeaders, post } from './test/raw.js';
+import { envelope, modernHeaders, post, rawStdio } from './test/raw.js';
 import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
@@ -177,5 +177,36 @@ describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards
     expect(foreign.status).toBe(403);
     const big = request('tools/call', { name: 'list_pages', arguments: { cursor: 'x'.repeat(1_100_000) } });
     expect((await post(http.url, big, headers('tools/call', 'list_pages'))).status).toBe(413);
+  });
+});
+
+describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('a %s client', (revision) => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: revision, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
+  const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+
+  it('is served that revision over Streamable HTTP', async () => {
+    const key = { 'x-api-key': api.apiKey };
+    const init = await post(http.url, initialize, key);
+    expect(init.message.result?.protocolVersion).toBe(revision);
+    const tools = await post(http.url, list, { ...key, 'mcp-protocol-version': revision });
+    expect(tools.message.result?.tools).toHaveLength(TOOL_NAMES.length);
+  });
+
+  it('is served that revision over stdio', async () => {
+    const stdio = rawStdio({ CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl });
+    const exited = new Promise((resolve) => stdio.child.once('exit', resolve));
+    try {
+      expect((await stdio.request(initialize)).result?.protocolVersion).toBe(revision);
+      stdio.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      expect((await stdio.request(list)).result?.tools).toHaveLength(TOOL_NAMES.length);
+    } finally {
+      stdio.child.stdin.end();
+      await exited;
+    }
   });
 });
