@@ -175,7 +175,11 @@ function registerApi(
     bandwidth: TenantBandwidth;
   },
 ): void {
-  registerAuth(scope, { resolveKey: createKeyResolver(deps.db), ...limits });
+  const resolveKey = createKeyResolver(deps.db, {
+    ttlMs: deps.config.authCacheTtlS * 1000,
+    clock: deps.clock,
+  });
+  registerAuth(scope, { resolveKey, ...limits });
   registerLargeResponses(scope, bandwidth);
   idempotency.register(scope);
   scope.addHook('preValidation', async (request) => {

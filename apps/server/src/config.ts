@@ -67,6 +67,7 @@ const EnvSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: positiveInt(30_000, 100),
   HTTP_IDLE_TIMEOUT_MS: positiveInt(60_000, 100),
   IDEMPOTENCY_TTL_S: positiveInt(86_400),
+  AUTH_CACHE_TTL_S: z.coerce.number<number>().int().min(0).max(3600).default(30),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -108,6 +109,8 @@ export interface Config {
   };
   /** How long the first response of an `Idempotency-Key` is kept and replayed, in seconds. */
   idempotencyTtlS: number;
+  /** How long a process trusts a looked-up API key, in seconds: a revocation takes effect within it. */
+  authCacheTtlS: number;
   webhooks: {
     allowInsecure: boolean;
     retryScheduleSeconds: number[];
@@ -170,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
     },
     idempotencyTtlS: e.IDEMPOTENCY_TTL_S,
+    authCacheTtlS: e.AUTH_CACHE_TTL_S,
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,

@@ -3,7 +3,7 @@ import { type Database, openDatabase } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { createApiKey, ensureTenant, type Scope } from '../tenants/tenants.service.js';
+import { ensureTenant } from '../tenants/tenants.service.js';
 import type { CliIo } from './cli.js';
 import { seedDemoData } from './demo-data.js';
 import { startProgress } from './progress.js';
@@ -24,26 +24,6 @@ export async function withDatabase<T>(config: Config, fn: (database: Database) =
 export async function commandMigrate(config: Config, io: CliIo): Promise<number> {
   await withDatabase(config, async () => {});
   io.err('Migrations applied.\n');
-  return 0;
-}
-
-/** `keys create`: prints one JSON line `{"tenantId","apiKey","scopes"}`; the tenant is reused by name. */
-export async function commandKeysCreate(
-  config: Config,
-  io: CliIo,
-  input: { tenant: string; scopes: Scope[]; multiTenant: boolean },
-): Promise<number> {
-  const line = await withDatabase(config, async ({ db }) => {
-    const deps = { db, clock: systemClock, ids: newId };
-    const { tenantId } = await ensureTenant(deps, input.tenant);
-    const { apiKey } = await createApiKey(deps, {
-      tenantId,
-      scopes: input.scopes,
-      multiTenant: input.multiTenant,
-    });
-    return { tenantId, apiKey, scopes: [...new Set(input.scopes)] };
-  });
-  io.out(`${JSON.stringify(line)}\n`);
   return 0;
 }
 

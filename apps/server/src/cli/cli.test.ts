@@ -56,8 +56,10 @@ describe('customer-api CLI', () => {
     const created = JSON.parse(lines[0] ?? '');
     expect(created).toEqual({
       tenantId: expect.stringMatching(/^tenant_/),
+      keyId: expect.stringMatching(/^key_/),
       apiKey: expect.stringMatching(/^cak_/),
       scopes: ['read'],
+      expiresAt: null,
     });
     const second = JSON.parse((await cli(['keys', 'create', '--tenant', 'acme', '--multi-tenant'], env)).out);
     expect(second.tenantId).toBe(created.tenantId);
@@ -75,6 +77,66 @@ describe('customer-api CLI', () => {
     expect(badEnv.code).toBe(1);
     expect(badEnv.err).toContain('PORT=');
     expect(badEnv.err).toContain('RATE_LIMIT_MAX=');
+  });
+
+  it('keys list shows each key without its secret; keys revoke marks one revoked, once', async () => {
+    const first = JSON.parse((await cli(['keys', 'create', '--tenant', 'listed'], env)).out);
+    const started = Date.now();
+    const expiring = JSON.parse(
+      (await cli(['keys', 'create', '--tenant', 'listed', '--scopes', 'read', '--expires-in', '7'], env)).out,
+    );
+    const inAWeek = started + 7 * 86_400_000;
+    expect(Date.parse(expiring.expiresAt)).toBeGreaterThanOrEqual(inAWeek);
+    expect(Date.parse(expiring.expiresAt)).toBeLessThan(inAWeek + 60_000);
+    const listed = await cli(['keys', 'list', '--tenant', 'listed'], env);
+    expect(listed.code, listed.err).toBe(0);
+    const rows = listed.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(rows).toEqual([
+      {
+        keyId: first.keyId,
+        prefix: first.apiKey.slice(0, 12),
+        scopes: ['read', 'write'],
+        multiTenant: false,
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        expiresAt: null,
+        revokedAt: null,
+      },
+      expect.objectContaining({ keyId: expiring.keyId, scopes: ['read'], expiresAt: expiring.expiresAt }),
+    ]);
+    for (const key of [first.apiKey, expiring.apiKey]) expect(listed.out).not.toContain(key.slice(12));
+    const revoked = await cli(['keys', 'revoke', first.keyId], env);
+    expect(revoked.code, revoked.err).toBe(0);
+    expect(revoked.err).toContain('AUTH_CACHE_TTL_S (30 s)');
+    const { revokedAt } = JSON.parse(revoked.out);
+    expect(Date.parse(revokedAt)).toBeGreaterThanOrEqual(started);
+    // Revoking again keeps the first time.
+    expect(JSON.parse((await cli(['keys', 'revoke', first.keyId], env)).out).revokedAt).toBe(revokedAt);
+    const after = (await cli(['keys', 'list', '--tenant', 'listed'], env)).out;
+    expect(JSON.parse(after.split('\n')[0] ?? '').revokedAt).toBe(revokedAt);
+  });
+
+  it('keys commands reject unknown tenants, unknown ids and bad arguments', async () => {
+    const unknown = await cli(['keys', 'list', '--tenant', 'nobody-by-that-name'], env);
+    expect([unknown.code, unknown.err]).toEqual([1, 'No tenant named "nobody-by-that-name".\n']);
+    const missing = await cli(['keys', 'revoke', 'key_doesnotexist'], env);
+    expect([missing.code, missing.err]).toEqual([1, 'No key with id "key_doesnotexist".\n']);
+    for (const args of [
+      ['keys', 'revoke'],
+      ['keys', 'list'],
+      ['keys', 'rotate'],
+      ['keys', 'create', '--tenant', 'x', '--expires-in', '0'],
+      ['keys', 'create', '--tenant', 'x', '--expires-in', 'soon'],
+      ['keys', 'create', '--tenant', 'x', '--expires-in', '4000'],
+    ]) {
+      const res = await cli(args, env);
+      expect(res.code, args.join(' ')).toBe(1);
+      expect(res.out).toBe('');
+      expect(res.err).not.toMatch(/\n\s+at /);
+    }
   });
 
   it('seed adds demo data to a tenant', async () => {

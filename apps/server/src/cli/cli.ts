@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { commandDispatch } from '../webhooks/dispatch-command.js';
-import { commandKeysCreate, commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
+import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
+import { commandKeys, KEYS_USAGE } from './keys.js';
 import { commandServe } from './serve.js';
 
 /** Upper bound of `seed --accounts`: a typo should not fill the disk. */
@@ -18,8 +19,7 @@ Commands:
   seed [--tenant name]  add demo pages, audiences, versions and messages to a tenant (default: demo)
   seed --accounts <n> [--tenant name]
                         add n accounts instead (batched, with a progress bar), for large data
-  keys create --tenant <name> [--scopes read,write] [--multi-tenant]
-                        create an API key; prints {"tenantId","apiKey","scopes"}
+${KEYS_USAGE}
 
 Configuration comes from environment variables (PORT, HOST, DATABASE_URL, DATA_DIR, ...).`;
 
@@ -66,7 +66,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
       case 'seed':
         return await seed(config, io, rest);
       case 'keys':
-        return await keys(config, io, rest);
+        return await commandKeys(config, io, rest);
       case undefined:
       case 'help':
       case '--help':
@@ -93,40 +93,6 @@ async function seed(config: Config, io: CliIo, args: string[]): Promise<number> 
     return 1;
   }
   return commandSeedAccounts(config, io, values.tenant, accounts);
-}
-
-async function keys(config: Config, io: CliIo, args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'create') {
-    io.err(`Unknown keys command "${sub ?? ''}"; use: keys create --tenant <name>\n`);
-    return 1;
-  }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      tenant: { type: 'string' },
-      scopes: { type: 'string', default: 'read,write' },
-      'multi-tenant': { type: 'boolean', default: false },
-    },
-  });
-  if (!values.tenant?.trim()) {
-    io.err('keys create needs --tenant <name>\n');
-    return 1;
-  }
-  const scopes = values.scopes
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = scopes.filter((s) => s !== 'read' && s !== 'write');
-  if (scopes.length === 0 || bad.length > 0) {
-    io.err(`--scopes takes read and/or write, comma-separated (got "${values.scopes}")\n`);
-    return 1;
-  }
-  return commandKeysCreate(config, io, {
-    tenant: values.tenant.trim(),
-    scopes: scopes as Array<'read' | 'write'>,
-    multiTenant: values['multi-tenant'],
-  });
 }
 
 function failWith(io: CliIo, err: unknown): number {

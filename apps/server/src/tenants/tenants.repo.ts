@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { apiKeys, tenants } from '../db/schema/index.js';
@@ -35,12 +35,45 @@ export async function insertApiKey(db: Db, row: ApiKeyRow): Promise<void> {
   await db.insert(apiKeys).values(row);
 }
 
-/** Finds a live (not revoked) key by the hash of its secret. */
-export async function findLiveKeyByHash(db: Db, keyHash: string): Promise<ApiKeyRow | undefined> {
+/**
+ * Finds a live key (not revoked, not expired at `now`) by the hash of its secret and records the
+ * use: `last_used_at`, and the prefix of a key created before prefixes were stored.
+ */
+export async function touchLiveKeyByHash(
+  db: Db,
+  keyHash: string,
+  use: { now: Date; prefix: string },
+): Promise<ApiKeyRow | undefined> {
   const rows = await db
+    .update(apiKeys)
+    .set({ lastUsedAt: use.now, prefix: sql`coalesce(${apiKeys.prefix}, ${use.prefix})` })
+    .where(
+      and(
+        eq(apiKeys.keyHash, keyHash),
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, use.now)),
+      ),
+    )
+    .returning();
+  return rows[0];
+}
+
+/** Every key of a tenant, oldest first. */
+export async function listKeys(db: Db, tenantId: string): Promise<ApiKeyRow[]> {
+  return db
     .select()
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    .where(eq(apiKeys.tenantId, tenantId))
+    .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id));
+}
+
+/** Marks a key revoked at `now` (a revoked key keeps its first revocation time); undefined when unknown. */
+export async function revokeKey(db: Db, keyId: string, now: Date): Promise<ApiKeyRow | undefined> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(eq(apiKeys.id, keyId))
+    .returning();
   return rows[0];
 }
 

@@ -13,7 +13,12 @@ export interface AuthContext {
   keyId: string;
   scopes: readonly Scope[];
   multiTenant: boolean;
+  /** When the key stops working; null: never. */
+  expiresAt: Date | null;
 }
+
+/** Characters of a key shown by `keys list` (`cak_` and 8 of the secret): enough to tell keys apart. */
+export const KEY_PREFIX_LENGTH = 12;
 
 /** Dependencies of tenant and key operations. */
 export interface TenantDeps {
@@ -43,7 +48,7 @@ export async function ensureTenant(
 /** Creates a key for a tenant; the secret is returned once and stored only as its hash. */
 export async function createApiKey(
   deps: TenantDeps,
-  input: { tenantId: string; scopes: readonly Scope[]; multiTenant?: boolean },
+  input: { tenantId: string; scopes: readonly Scope[]; multiTenant?: boolean; expiresAt?: Date | null },
 ): Promise<{ apiKey: string; keyId: string }> {
   const apiKey = `cak_${randomBytes(32).toString('base64url')}`;
   const keyId = deps.ids('key');
@@ -55,27 +60,76 @@ export async function createApiKey(
     multiTenant: input.multiTenant ?? false,
     createdAt: deps.clock(),
     revokedAt: null,
+    prefix: apiKey.slice(0, KEY_PREFIX_LENGTH),
+    expiresAt: input.expiresAt ?? null,
+    lastUsedAt: null,
   });
   return { apiKey, keyId };
 }
 
 /**
- * Resolves a presented key. The lookup is by hash (a secret never reaches an index), and the
- * stored hash is compared again in constant time.
+ * Resolves a presented key live at `now` and records its use. The lookup is by hash (a secret
+ * never reaches an index), and the stored hash is compared again in constant time.
  */
-export async function authenticate(db: Db, secret: string): Promise<AuthContext | undefined> {
+export async function authenticate(
+  db: Db,
+  secret: string,
+  now: Date = new Date(),
+): Promise<AuthContext | undefined> {
   if (secret.length === 0 || secret.length > 256) return undefined;
-  return authenticateHash(db, hashApiKey(secret));
+  return authenticateHash(db, hashApiKey(secret), { now, prefix: secret.slice(0, KEY_PREFIX_LENGTH) });
 }
 
 /** Resolves the SHA-256 hex hash of a presented key (see {@link authenticate}). */
-export async function authenticateHash(db: Db, hash: string): Promise<AuthContext | undefined> {
-  const row = await repo.findLiveKeyByHash(db, hash);
+export async function authenticateHash(
+  db: Db,
+  hash: string,
+  use: { now: Date; prefix: string },
+): Promise<AuthContext | undefined> {
+  const row = await repo.touchLiveKeyByHash(db, hash, use);
   if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return undefined;
   return {
     tenantId: row.tenantId,
     keyId: row.id,
     scopes: row.scopes.filter((s): s is Scope => s === 'read' || s === 'write'),
     multiTenant: row.multiTenant,
+    expiresAt: row.expiresAt,
   };
+}
+
+/** What `keys list` shows of a key: never the secret nor its hash. */
+export interface KeySummary {
+  keyId: string;
+  prefix: string | null;
+  scopes: string[];
+  multiTenant: boolean;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+function summary(row: repo.ApiKeyRow): KeySummary {
+  return {
+    keyId: row.id,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    multiTenant: row.multiTenant,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** The keys of a tenant by name, oldest first; undefined when no tenant has that name. */
+export async function listApiKeys(db: Db, tenantName: string): Promise<KeySummary[] | undefined> {
+  const tenant = await repo.findTenantByName(db, tenantName);
+  return tenant ? (await repo.listKeys(db, tenant.id)).map(summary) : undefined;
+}
+
+/** Revokes a key (again: keeps the first time); undefined when no key has that id. */
+export async function revokeApiKey(deps: TenantDeps, keyId: string): Promise<KeySummary | undefined> {
+  const row = await repo.revokeKey(deps.db, keyId, deps.clock());
+  return row ? summary(row) : undefined;
 }

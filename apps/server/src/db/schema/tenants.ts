@@ -21,6 +21,12 @@ export const apiKeys = pgTable(
     multiTenant: boolean('multi_tenant').notNull().default(false),
     createdAt: ts('created_at').notNull(),
     revokedAt: ts('revoked_at'),
+    /** The secret's first characters (`cak_` and 8 more), shown by `keys list`; null until first use for older keys. */
+    prefix: text('prefix'),
+    /** Past this instant the key is refused; null: never expires. */
+    expiresAt: ts('expires_at'),
+    /** Last time a process looked the key up (at most once per `AUTH_CACHE_TTL_S` per process). */
+    lastUsedAt: ts('last_used_at'),
   },
   (t) => [index('api_keys_tenant_idx').on(t.tenantId)],
 );
