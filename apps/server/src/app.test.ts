@@ -60,7 +60,7 @@ describe('error object for every failure', () => {
       '/v0/pages/%00',
       `/v0/pages/${'x'.repeat(300)}`,
       '/v0/pages?limit=1&limit=2',
-      '/v0/pages?cursor=',
+      '/v0/pages?cursor=%20',
       '/v0/pages?limit[]=3',
       '/v0/pages?unknown=1',
       '/v0/pages/page_x/audiences/%F0%9F%98%80/messages',

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
 import { operation } from '../common/operations.js';
-import { PaginationQuerySchema, paginated } from '../common/pagination.js';
+import { emptyIsAbsent, PaginationQuerySchema, paginated } from '../common/pagination.js';
 import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
 import { AssetSchema, AssetTypeSchema, CreateAssetBodySchema } from './assets.schemas.js';
 
@@ -11,14 +11,14 @@ const c = initContract();
 /** Query of `listTrashedAssets`. */
 export const ListTrashedAssetsQuerySchema = PaginationQuerySchema.extend({
   assetType: AssetTypeSchema.optional().describe('Only assets of this type.'),
-  query: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      'Case-insensitive text matched against asset names. Over a trash of more than 10,000 assets it needs three letters or digits in a row (else 400).',
-    ),
+  query: emptyIsAbsent(
+    z
+      .string()
+      .max(200)
+      .describe(
+        'Case-insensitive text matched against asset names; empty: no filter. Over a trash of more than 10,000 assets it needs three letters or digits in a row (else 400).',
+      ),
+  ),
 }).strict();
 
 /** Asset operations. */

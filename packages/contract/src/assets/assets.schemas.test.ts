@@ -11,7 +11,9 @@ describe('assets', () => {
       limit: 20,
     });
     expect(ListTrashedAssetsQuerySchema.safeParse({ assetType: 'audio' }).success).toBe(false);
-    expect(ListTrashedAssetsQuerySchema.safeParse({ query: '' }).success).toBe(false);
+    // An empty query is no filter, as if it were left out.
+    expect(ListTrashedAssetsQuerySchema.parse({ query: '' }).query).toBeUndefined();
+    expect(ListTrashedAssetsQuerySchema.safeParse({ query: 'x'.repeat(201) }).success).toBe(false);
   });
 
   it('create needs a name and data with a known type and a fileId', () => {

@@ -92,8 +92,9 @@ describe('pagination', () => {
     }
   });
 
-  it('rejects an empty cursor and unknown query parameters', () => {
-    expect(ok(PaginationQuerySchema, { cursor: '' })).toBe(false);
+  it('reads an empty cursor as the first page and rejects unknown query parameters', () => {
+    expect(PaginationQuerySchema.parse({ cursor: '' }).cursor).toBeUndefined();
+    expect(ok(PaginationQuerySchema, { cursor: 'c'.repeat(1025) })).toBe(false);
     expect(ok(PaginationQuerySchema, { page: '2' })).toBe(false);
   });
 

@@ -6,12 +6,18 @@ export const DEFAULT_PAGE_LIMIT = 20;
 /** Largest page size any collection accepts. */
 export const MAX_PAGE_LIMIT = 100;
 
-/** Opaque cursor taken from a previous page's `nextCursor`; forged or foreign cursors are rejected with 400. */
+/**
+ * Opaque cursor taken from a previous page's `nextCursor`; forged or foreign cursors are rejected
+ * with 400. Empty (`?cursor=`) is the same as absent: the first page.
+ */
 export const CursorSchema = z
   .string()
-  .min(1)
   .max(1024)
-  .describe("Opaque value taken from a previous page's nextCursor.");
+  .describe("Opaque value taken from a previous page's nextCursor; empty or absent: the first page.");
+
+/** An optional query parameter whose empty value (`?name=`) means the same as leaving it out. */
+export const emptyIsAbsent = <T extends z.ZodType<string>>(schema: T) =>
+  schema.optional().transform((value) => (value === '' ? undefined : value));
 
 /** Page size: an integer from 1 to 100, default 20. Query strings are coerced to numbers. */
 export const LimitSchema = z.coerce
@@ -25,7 +31,7 @@ export const LimitSchema = z.coerce
 /** Query parameters accepted by every collection endpoint. */
 export const PaginationQuerySchema = z
   .object({
-    cursor: CursorSchema.optional(),
+    cursor: emptyIsAbsent(CursorSchema),
     limit: LimitSchema,
   })
   .strict();

@@ -175,6 +175,15 @@ describe('GET /v0/assets/trash', () => {
     expect((await get('?assetType=video')).totalCount).toBe(0);
   });
 
+  it('reads an empty query as no filter and an empty cursor as the first page', async () => {
+    await trashed('one');
+    await trashed('two');
+    const all = (await send(t, 'GET', '/v0/assets/trash')).json();
+    const empty = await send(t, 'GET', '/v0/assets/trash?query=&cursor=');
+    expect(empty.statusCode).toBe(200);
+    expect([names(empty.json()), empty.json().totalCount]).toEqual([names(all), 2]);
+  });
+
   it('matches %, _ and \\ in a query literally', async () => {
     await trashed('100% done');
     await trashed('1000 done');
@@ -204,8 +213,8 @@ describe('GET /v0/assets/trash', () => {
     );
   });
 
-  it('answers 400 for an unknown assetType, an empty query and unknown parameters', async () => {
-    for (const query of ['?assetType=pdf', '?query=', '?type=image', `?query=${'x'.repeat(201)}`]) {
+  it('answers 400 for an unknown assetType, a query over 200 characters and unknown parameters', async () => {
+    for (const query of ['?assetType=pdf', '?type=image', `?query=${'x'.repeat(201)}`]) {
       expectApiError(await send(t, 'GET', `/v0/assets/trash${query}`), 'VALIDATION_ERROR');
     }
   });
