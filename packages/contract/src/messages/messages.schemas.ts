@@ -168,12 +168,23 @@ export const GetMessageSchema = z
 /** An audience's message history. */
 export type GetMessage = z.infer<typeof GetMessageSchema>;
 
-/** A change as posted with a message: the server assigns `changeId` and fills `previousValue`. */
+/**
+ * A change as posted with a message: the server assigns `changeId` and fills `previousValue`. A
+ * posted `previousValue` is a precondition: it must equal the field's current value, else 409.
+ */
 export const NewChangeSchema = z
   .object({
     field: ChangeFieldSchema,
     newValue: z.string().max(100_000).nullable(),
     status: ChangeStatusSchema.default('saved'),
+    previousValue: z
+      .string()
+      .max(100_000)
+      .nullable()
+      .optional()
+      .describe(
+        "Optional precondition: the value the field has now (after this message's earlier applied changes). When given and different, the message is 409 CONFLICT and nothing is stored; the stored change always records the actual previous value.",
+      ),
   })
   .strict()
   .meta({ id: 'NewChange' });

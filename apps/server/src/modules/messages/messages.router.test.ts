@@ -115,6 +115,36 @@ describe('POST …/messages and restore', () => {
     expect(history.messages[1]?.changes?.map((c) => c.status)).toEqual(['applied', 'applied']);
   });
 
+  it('takes a posted previousValue as a precondition: equal is stored, different is 409 and stores nothing', async () => {
+    const { messages } = await setup();
+    const ok = await post(messages, {
+      role: 'assistant',
+      content: 'Done',
+      changes: [
+        { field: 'supplementaryContext', previousValue: 'v0', newValue: 'v1', status: 'applied' },
+        // A later change of the same message sees the earlier one applied.
+        { field: 'supplementaryContext', previousValue: 'v1', newValue: 'v2', status: 'saved' },
+        { field: 'metaKeywords', previousValue: 'a, b', newValue: null },
+      ],
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().changes.map((c: { previousValue: string | null }) => c.previousValue)).toEqual([
+      'v0',
+      'v1',
+      'a, b',
+    ]);
+    const stale = await post(messages, {
+      role: 'assistant',
+      content: 'Stale',
+      changes: [{ field: 'supplementaryContext', previousValue: 'v0', newValue: 'v3', status: 'applied' }],
+    });
+    const error = expectApiError(stale, 'CONFLICT');
+    expect(error.detail).toContain('expects supplementaryContext to be "v0", but it is "v1"');
+    const history = (await get(messages)).json();
+    expect(history.messages).toHaveLength(1);
+    expect(history.context.currentSupplementaryContext).toBe('v1');
+  });
+
   it('answers 409 restoring a message without snapshot and 404 for unknown or misplaced messages', async () => {
     const { page, messages } = await setup();
     const m = (await post(messages, { role: 'user', content: 'hi' })).json();

@@ -109,6 +109,11 @@ function applyChanges(
   let state = start;
   const rows = posted.map((change, position) => {
     const previousValue = readField(state, pageMetadata, change.field);
+    if (change.previousValue !== undefined && change.previousValue !== previousValue) {
+      throw new ConflictError(
+        `Change ${position} expects ${change.field} to be ${preview(change.previousValue)}, but it is ${preview(previousValue)}; read the audience's messages again and resend.`,
+      );
+    }
     if (change.status === 'applied') state = applyField(state, change.field, change.newValue);
     return {
       ...base,
@@ -122,6 +127,10 @@ function applyChanges(
   });
   return { rows, state };
 }
+
+/** A value as a short JSON text for an error message. */
+const preview = (value: string | null) =>
+  value !== null && value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}…` : JSON.stringify(value);
 
 async function conversationFor(deps: MessagesDeps, tx: AppDeps['db'], ref: AudienceRef, now: Date) {
   return (
