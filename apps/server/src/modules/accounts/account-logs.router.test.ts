@@ -168,6 +168,27 @@ describe('POST /v0/account_logs: idempotency', () => {
     expect([first.statusCode, second.statusCode]).toEqual([201, 200]);
   });
 
+  it('treats two spellings of one domain as the same body', async () => {
+    const first = await send(t, 'POST', '/v0/account_logs', {
+      ...body,
+      domain: 'Example.COM',
+      idempotencyKey: 'k-4',
+    });
+    const second = await send(t, 'POST', '/v0/account_logs', {
+      ...body,
+      domain: 'https://www.example.com/',
+      idempotencyKey: 'k-4',
+    });
+    expect([first.statusCode, second.statusCode]).toEqual([201, 200]);
+    expect(second.json().accountLogId).toBe(first.json().accountLogId);
+    const other = await send(t, 'POST', '/v0/account_logs', {
+      ...body,
+      domain: 'example.org',
+      idempotencyKey: 'k-4',
+    });
+    expectApiError(other, 'CONFLICT');
+  });
+
   it('scopes keys to the tenant', async () => {
     const other = await t.seed.tenant();
     const mine = await accountLog(t, { ...body, idempotencyKey: 'shared' });

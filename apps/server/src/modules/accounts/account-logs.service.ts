@@ -2,6 +2,7 @@ import type { AccountLog, CreateAccountLogBodySchema } from '@customer-api/contr
 import type { z } from 'zod';
 import { ConflictError } from '../../http/errors.js';
 import { iso } from '../../lib/clock.js';
+import { canonicalDomain } from '../../lib/domain.js';
 import * as accountsRepo from './accounts.repo.js';
 import {
   type AccountsDeps,
@@ -35,15 +36,24 @@ function toAccountLog(row: repo.ActivityRow): AccountLog {
   };
 }
 
-/** What makes two requests "the same body" for idempotency: everything but the key itself. */
+/**
+ * What makes two requests "the same body" for idempotency: everything but the key itself, the
+ * domain in its canonical form (`Example.com` and `example.com` name one account).
+ */
 function hashOf(body: CreateAccountLogInput): string {
+  const { idempotencyKey: _key, ...rest } = body;
+  return requestHash({ ...rest, domain: rest.domain && (canonicalDomain(rest.domain) ?? rest.domain) });
+}
+
+/** The hash entries stored before domains were canonicalised in it: the body as sent. */
+function legacyHashOf(body: CreateAccountLogInput): string {
   const { idempotencyKey: _key, ...rest } = body;
   return requestHash(rest);
 }
 
 /** The earlier entry of a key: returned when the body matches, 409 CONFLICT when it does not. */
-function replay(existing: repo.ActivityRow, hash: string, key: string): AccountLogResult {
-  if (existing.requestHash !== hash) {
+function replay(existing: repo.ActivityRow, body: CreateAccountLogInput, key: string): AccountLogResult {
+  if (existing.requestHash !== hashOf(body) && existing.requestHash !== legacyHashOf(body)) {
     throw new ConflictError(
       `The idempotency key ${JSON.stringify(key)} was already used with a different request body; ` +
         'use a new key for a different log entry.',
@@ -115,7 +125,7 @@ export async function createAccountLog(
   const hash = hashOf(body);
   if (key) {
     const existing = await repo.findByIdempotencyKey(deps.db, tenantId, key);
-    if (existing) return replay(existing, hash, key);
+    if (existing) return replay(existing, body, key);
   }
   const domain = body.accountId ? undefined : requireCanonicalDomain(body.domain ?? '', 'domain');
   try {
@@ -127,6 +137,6 @@ export async function createAccountLog(
     if (!(err instanceof KeyTaken) || !key) throw err;
     const winner = await repo.findByIdempotencyKey(deps.db, tenantId, key);
     if (!winner) throw new Error(`idempotency key ${key} vanished after a conflict`);
-    return replay(winner, hash, key);
+    return replay(winner, body, key);
   }
 }
