@@ -14,6 +14,7 @@ import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerDocs } from './http/docs.js';
+import { registerErrorPages } from './http/error-pages.js';
 import {
   errorBody,
   fromRequestValidation,
@@ -82,6 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
   app.get('/openapi.json', async () => openApiDocument);
   registerDocs(app);
+  registerErrorPages(app, config.baseUrl);
 
   const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
   if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
