@@ -11,10 +11,15 @@ const t = useTestApp();
 
 describe('operational routes (no key needed)', () => {
   it('answers /healthz and /readyz', async () => {
-    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const health = await t.app.inject({ url: '/healthz' });
+    expect(health.json()).toEqual({ status: 'ok', version });
     const ready = await t.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     expect(ready.headers['x-request-id']).toMatch(/^req_/);
+    // Every answer, an error too, names the server's version.
+    const missing = await t.app.inject({ url: '/v0/nothing-here' });
+    for (const res of [health, ready, missing]) expect(res.headers.server).toBe(`customer-api/${version}`);
   });
 
   it("serves the contract's committed OpenAPI document", async () => {

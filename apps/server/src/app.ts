@@ -29,6 +29,7 @@ import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
 import { serializeRequest } from './http/log-redaction.js';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { genRequestId, registerRequestId } from './http/request-id.js';
+import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type IdSource, newId } from './lib/ids.js';
@@ -69,6 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorateRequest('auth', null);
   registerConnectionTimeouts(app, config.http);
   registerRequestId(app);
+  registerServerHeader(app);
   registerDraining(app);
   registerJsonParser(app);
   app.setErrorHandler(rootErrorHandler(config.baseUrl));
@@ -76,7 +78,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/healthz', async () => ({ status: 'ok', version: SERVER_VERSION }));
   app.get('/readyz', async () => {
     await database.ping();
     return { status: 'ready' };

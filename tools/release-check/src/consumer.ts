@@ -63,7 +63,7 @@ const TSCONFIG = {
 export type InstallSource = 'workspace' | 'registry';
 
 /** Creates an empty ESM consumer project in `dir`; returns `dir`. */
-function emptyProject(dir: string): string {
+export function emptyProject(dir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     join(dir, 'package.json'),
@@ -109,7 +109,7 @@ async function installFromRegistry(dir: string, packed: Packed[]): Promise<void>
  * copy's version satisfies the declared range. No network: the same result on every run. A
  * dependency missing from a manifest is not linked, so an import of it fails as a user's would.
  */
-async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void> {
+export async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void> {
   const modules = join(dir, 'node_modules');
   for (const { tarball, manifest } of packed) {
     const target = join(modules, manifest.name);
@@ -139,7 +139,7 @@ async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void
 }
 
 /** A package and, transitively, the packed packages it depends on. */
-function closure(root: Packed, all: Packed[]): Packed[] {
+export function closure(root: Packed, all: Packed[]): Packed[] {
   const byName = new Map(all.map((p) => [p.manifest.name, p]));
   const found = new Map<string, Packed>();
   const visit = (p: Packed) => {

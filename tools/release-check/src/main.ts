@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkConsumer, type InstallSource, type Packed } from './consumer.js';
 import { checkManifest, lintTarball, pack } from './pack.js';
-import { copyWorkspace, PUBLISHABLE, versionPackages } from './scratch.js';
+import { copyWorkspace, PUBLISHABLE, SERVER_PACKAGE, versionPackages } from './scratch.js';
+import { checkServer } from './server.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const started = Date.now();
@@ -37,6 +38,15 @@ try {
   step(
     `publint --strict and attw clean; tarballs installed (dependencies from the ${installSource}), imported from ESM and type-checked`,
   );
+  // The server is not published: its tarball is installed alone (with the packed contract) and run.
+  const serverTarball = await pack(join(scratch, 'repo'), SERVER_PACKAGE, join(scratch, 'tarballs'));
+  const server: Packed = {
+    tarball: serverTarball,
+    source: join(root, SERVER_PACKAGE.dir),
+    manifest: await checkManifest(serverTarball, versions),
+  };
+  const against = await checkServer(join(scratch, 'server'), server, packed);
+  step(`packed server installed alone: customer-api migrate, keys create and serve ran on ${against}`);
 } catch (err) {
   process.stderr.write(`release check failed: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

@@ -10,7 +10,7 @@ const execFileAsync = promisify(execFile);
 export const STEP_TIMEOUT_MS = 120_000;
 
 /**
- * Runs a program; rejects with its output when it fails or outlives `timeoutMs` (it is then
+ * Runs a program (the environment plus `env`); rejects with its output when it fails or outlives `timeoutMs` (it is then
  * killed), so the report shows why and CI never waits on a stuck step.
  */
 export async function run(
@@ -18,6 +18,7 @@ export async function run(
   args: string[],
   cwd: string,
   timeoutMs = STEP_TIMEOUT_MS,
+  env: Record<string, string> = {},
 ): Promise<string> {
   try {
     const { stdout, stderr } = await execFileAsync(command, args, {
@@ -25,7 +26,7 @@ export async function run(
       maxBuffer: 32 * 1024 * 1024,
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false' },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false', ...env },
     });
     return `${stdout}${stderr}`;
   } catch (err) {

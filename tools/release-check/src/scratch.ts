@@ -15,6 +15,9 @@ export const PUBLISHABLE: Publishable[] = [
   { dir: 'apps/mcp', name: '@customer-api/mcp' },
 ];
 
+/** The server: private, never published, but versioned and packed like the others (see server.ts). */
+export const SERVER_PACKAGE: Publishable = { dir: 'apps/server', name: '@customer-api/server' };
+
 const WORKSPACE_GLOBS = ['packages', 'apps', 'examples', 'tools'];
 const SKIP = new Set(['node_modules', '.turbo', '.data', 'coverage']);
 
@@ -27,7 +30,7 @@ export function copyWorkspace(root: string, scratch: string): void {
   for (const file of ['package.json', 'pnpm-workspace.yaml', '.changeset']) {
     cpSync(join(root, file), join(scratch, file), { recursive: true });
   }
-  const publishable = new Set(PUBLISHABLE.map((p) => p.dir));
+  const publishable = new Set([...PUBLISHABLE, SERVER_PACKAGE].map((p) => p.dir));
   for (const group of WORKSPACE_GLOBS) {
     if (!existsSync(join(root, group))) continue;
     for (const name of readdirSync(join(root, group))) {
@@ -71,8 +74,14 @@ export async function versionPackages(scratch: string): Promise<Map<string, stri
   const pending = readdirSync(join(scratch, '.changeset')).filter(
     (f) => f.endsWith('.md') && f !== 'README.md',
   );
+  const serverBefore = readVersion(scratch, SERVER_PACKAGE.dir);
   await runBin('@changesets/cli', 'bin.js', ['version'], scratch);
   const versions = new Map<string, string>();
+  const server = readVersion(scratch, SERVER_PACKAGE.dir);
+  versions.set(SERVER_PACKAGE.name, server);
+  if (server !== serverBefore && !hasEntry(scratch, SERVER_PACKAGE.dir, server)) {
+    throw new Error(`${SERVER_PACKAGE.name}: changeset version wrote no CHANGELOG.md entry for ${server}`);
+  }
   for (const { dir, name } of PUBLISHABLE) {
     const manifest = JSON.parse(readFileSync(join(scratch, dir, 'package.json'), 'utf8')) as {
       version: string;
@@ -87,4 +96,14 @@ export async function versionPackages(scratch: string): Promise<Map<string, stri
   const left = readdirSync(join(scratch, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
   if (left.length > 0) throw new Error(`changeset version left changesets behind: ${left.join(', ')}`);
   return versions;
+}
+
+function readVersion(scratch: string, dir: string): string {
+  return (JSON.parse(readFileSync(join(scratch, dir, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+function hasEntry(scratch: string, dir: string, version: string): boolean {
+  const changelog = join(scratch, dir, 'CHANGELOG.md');
+  return existsSync(changelog) && readFileSync(changelog, 'utf8').includes(`## ${version}`);
 }

@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { closure, emptyProject, installFromWorkspace, type Packed } from './consumer.js';
+import { run } from './run.js';
+
+/** Creates (`create`) or drops a database on TEST_DATABASE_URL's server with the installed `pg`. */
+const ADMIN_SCRIPT = `import pg from 'pg';
+const [action, name] = process.argv.slice(1);
+const client = new pg.Client({ connectionString: process.env.ADMIN_URL });
+await client.connect();
+await client.query(action === 'create' ? \`CREATE DATABASE "\${name}"\` : \`DROP DATABASE IF EXISTS "\${name}" WITH (FORCE)\`);
+await client.end();`;
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  return typeof address === 'object' && address ? address.port : 0;
+}
+
+/** Starts `customer-api serve` and resolves once it printed its banner (or rejects when it exits first). */
+async function serve(main: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [main, 'serve'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`customer-api serve did not listen within 60 s:\n${output}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (!output.includes('Customer API listening on')) return;
+      clearTimeout(timer);
+      resolve(child);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`customer-api serve exited (${code}) before listening:\n${output}`));
+    });
+  });
+}
+
+/** Asks the running server for its health, version header and a page list with a fresh key. */
+async function probe(url: string, version: string, apiKey: string): Promise<void> {
+  const health = await fetch(`${url}/healthz`);
+  const body = (await health.json()) as { version?: string };
+  const header = health.headers.get('server');
+  if (body.version !== version || header !== `customer-api/${version}`) {
+    throw new Error(`/healthz reports ${JSON.stringify(body)} and Server: ${header}; expected ${version}`);
+  }
+  const pages = await fetch(`${url}/v0/pages?limit=1`, { headers: { 'x-api-key': apiKey } });
+  if (pages.status !== 200) throw new Error(`GET /v0/pages answered ${pages.status}: ${await pages.text()}`);
+}
+
+/**
+ * Installs the packed server (and the packed contract it depends on) alone in an empty project,
+ * then runs its bin from there: `migrate` and `serve` against a fresh PostgreSQL database on
+ * TEST_DATABASE_URL's server (embedded PGlite when unset), a key from `keys create`, one request,
+ * and SIGTERM. Returns what it ran against.
+ */
+export async function checkServer(dir: string, server: Packed, packed: Packed[]): Promise<string> {
+  const project = emptyProject(dir);
+  await installFromWorkspace(project, closure(server, [server, ...packed]));
+  const main = join(project, 'node_modules', server.manifest.name, 'dist', 'main.js');
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const name = `release_check_${Date.now().toString(36)}`;
+  const admin = (action: 'create' | 'drop', url: string) =>
+    run(process.execPath, ['--input-type=module', '-e', ADMIN_SCRIPT, action, name], project, 60_000, {
+      ADMIN_URL: url,
+    });
+  let databaseUrl: string | undefined;
+  if (adminUrl) {
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    await admin('create', adminUrl);
+  }
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    WEBHOOKS_DISPATCHER: '0',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: join(dir, 'data') }),
+  };
+  try {
+    const cli = (...args: string[]) => run(process.execPath, [main, ...args], project, undefined, env);
+    const migrated = await cli('migrate');
+    if (!migrated.includes('Migrations applied'))
+      throw new Error(`customer-api migrate printed:\n${migrated}`);
+    const keyLine = (await cli('keys', 'create', '--tenant', 'release-check'))
+      .split('\n')
+      .find((line) => line.startsWith('{'));
+    const created = JSON.parse(keyLine ?? '{}') as { apiKey: string };
+    const child = await serve(main, { ...process.env, ...env }, project);
+    const exited = once(child, 'exit');
+    try {
+      await probe(`http://127.0.0.1:${env.PORT}`, server.manifest.version, created.apiKey);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (child.exitCode !== 0) throw new Error(`customer-api serve exited ${child.exitCode} on SIGTERM`);
+  } finally {
+    if (adminUrl) await admin('drop', adminUrl).catch(() => '');
+  }
+  return databaseUrl ? 'PostgreSQL' : 'embedded PGlite (TEST_DATABASE_URL unset)';
+}
