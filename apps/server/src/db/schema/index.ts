@@ -1,5 +1,6 @@
 // The whole database schema. A module adds its tables here with one line.
 export * from './accounts.js';
+export * from './asset-content.js';
 export * from './assets.js';
 export * from './audiences.js';
 export * from './idempotency.js';
