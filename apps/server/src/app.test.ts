@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { loadTestSettings } from './config.js';
 import { expectApiError } from './test/http-cases.js';
-import { testConfig, useTestApp } from './test/test-app.js';
+import { TEST_BASE_URL, testConfig, useTestApp } from './test/test-app.js';
 import { createTestDatabase } from './test/test-database.js';
 
 const t = useTestApp();
@@ -25,7 +25,13 @@ describe('operational routes (no key needed)', () => {
   it("serves the contract's committed OpenAPI document", async () => {
     const res = await t.app.inject({ url: '/openapi.json' });
     const path = createRequire(import.meta.url).resolve('@customer-api/contract/openapi.json');
-    expect(res.json()).toEqual(JSON.parse(readFileSync(path, 'utf8')));
+    // As committed, but naming this server (its BASE_URL) instead of the `{baseUrl}` variable.
+    const committed = JSON.parse(readFileSync(path, 'utf8'));
+    expect(committed.servers[0].url).toBe('{baseUrl}');
+    expect(res.json()).toEqual({
+      ...committed,
+      servers: [{ url: TEST_BASE_URL, description: 'This server.' }],
+    });
     const docs = await t.app.inject({ url: '/docs' });
     expect(docs.headers['content-type']).toContain('text/html');
     expect(docs.body).toContain('swagger-ui-bundle.js');

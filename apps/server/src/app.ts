@@ -55,7 +55,7 @@ export interface BuildAppOptions {
   tenantBandwidth?: TenantBandwidth;
 }
 
-const openApiDocument: unknown = createRequire(import.meta.url)('@customer-api/contract/openapi.json');
+const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
 
 /** Builds the HTTP application. It never listens: `main.ts` does, tests use `inject()`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
@@ -83,7 +83,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     await database.ping();
     return { status: 'ready' };
   });
-  app.get('/openapi.json', async () => openApiDocument);
+  // The committed document names a `{baseUrl}` variable; served, it names this server.
+  const servedDocument = {
+    ...openApiDocument,
+    servers: [{ url: config.baseUrl, description: 'This server.' }],
+  };
+  app.get('/openapi.json', async () => servedDocument);
   registerDocs(app);
   registerErrorPages(app, config.baseUrl);
 

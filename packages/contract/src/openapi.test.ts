@@ -57,3 +57,58 @@ describe('openapi.json', () => {
     ]);
   });
 });
+
+type Operation = {
+  operationId: string;
+  security: Array<Record<string, string[]>>;
+  requestBody?: { required: boolean };
+  parameters: Array<{ in: string; name: string; description?: string; $ref?: string }>;
+};
+const operations = () =>
+  Object.values(committed.paths as Record<string, Record<string, Operation>>).flatMap((byMethod) =>
+    Object.entries(byMethod).map(([method, op]) => ({ method, ...op })),
+  );
+
+describe('openapi.json tells the whole truth', () => {
+  it('declares its JSON Schema dialect and a {baseUrl} server for every environment', () => {
+    expect(committed.jsonSchemaDialect).toBe('https://spec.openapis.org/oas/3.1/dialect/base');
+    expect(committed.servers).toEqual([
+      expect.objectContaining({
+        url: '{baseUrl}',
+        variables: { baseUrl: expect.objectContaining({ default: 'http://127.0.0.1:3000' }) },
+      }),
+    ]);
+    expect(generateOpenApi({ servers: [{ url: 'https://api.example.com' }] }).servers).toEqual([
+      { url: 'https://api.example.com' },
+    ]);
+  });
+
+  it('names the scope each operation needs: read for GET, write for the rest', () => {
+    for (const op of operations()) {
+      expect(op.security, op.operationId).toEqual([{ apiKey: [op.method === 'get' ? 'read' : 'write'] }]);
+    }
+    expect(committed.components.securitySchemes.apiKey.description).toContain('`write` every other one');
+  });
+
+  it('marks a body optional exactly where the server takes a POST without one', () => {
+    const optional = operations().filter((op) => op.requestBody && !op.requestBody.required);
+    expect(optional.map((op) => op.method)).toEqual(optional.map(() => 'post'));
+    // The empty-object operations (archive, restore, publish, cancel, trash, rotate, redeliver, …).
+    expect(optional.map((op) => op.operationId)).toEqual(
+      expect.arrayContaining(['archivePage', 'restorePage', 'trashAsset', 'rotateWebhookSubscriptionSecret']),
+    );
+    expect(optional).toHaveLength(12);
+    const required = operations().filter((op) => op.requestBody?.required);
+    expect(required.map((op) => op.operationId)).toContain('createPage');
+  });
+
+  it('describes every parameter and names no component after a platform global', () => {
+    for (const op of operations()) {
+      for (const param of op.parameters.filter((p) => !p.$ref)) {
+        expect(param.description, `${op.operationId} ${param.name}`).toBeTruthy();
+      }
+    }
+    expect(Object.keys(committed.components.schemas)).not.toContain('Error');
+    expect(Object.keys(committed.components.schemas)).toContain('ErrorResponse');
+  });
+});

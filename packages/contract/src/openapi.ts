@@ -11,9 +11,38 @@ type JsonObject = { [key: string]: Json };
 
 /** Options of {@link generateOpenApi}. */
 export interface OpenApiOptions {
-  /** Servers listed in the document; defaults to the local development server. */
+  /**
+   * Servers listed in the document. Defaults to one `{baseUrl}` server whose variable names the
+   * environments (a running server serves the document with its own `BASE_URL` instead).
+   */
   servers?: { url: string; description?: string }[];
 }
+
+/** The committed document's server: the base address of whichever environment a client targets. */
+const DEFAULT_SERVERS: Json[] = [
+  {
+    url: '{baseUrl}',
+    description:
+      'Each environment (production, beta, local) has its own base address; a running server serves this document with its own address here.',
+    variables: {
+      baseUrl: {
+        default: 'http://127.0.0.1:3000',
+        description:
+          'Base address of the environment: production, beta, or local (the default, `pnpm start`).',
+      },
+    },
+  },
+];
+
+/** JSON Schema dialect of every schema in the document (OpenAPI 3.1's own base vocabulary). */
+const JSON_SCHEMA_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
+
+/** The scope an operation needs: reads `read`, everything else `write` (as the server checks). */
+const scopeOf = (route: AppRoute) => (route.method === 'GET' ? 'read' : 'write');
+
+/** A path parameter's description, from its name: `audience_id` is the audience's id. */
+const pathParamDescription = (name: string) =>
+  `Id of the ${name.replace(/_id$/, '').replaceAll('_', ' ')}, as an earlier response gave it.`;
 
 /** Marker written into the generated document (JSON has no comments). */
 export const OPENAPI_GENERATED_NOTE =
@@ -96,6 +125,11 @@ function objectShape(schema: unknown): Record<string, z.ZodType> {
   return schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
 }
 
+/** A POST whose body may be `{}` may also send no body at all: the server reads it as `{}`. */
+function acceptsNoBody(route: AppRoute): boolean {
+  return route.method === 'POST' && 'body' in route && (route.body as z.ZodType).safeParse({}).success;
+}
+
 /** POST and PATCH take `Idempotency-Key`; other methods ignore it. */
 function isRetrySafeWrite(route: AppRoute): boolean {
   return route.method === 'POST' || route.method === 'PATCH';
@@ -105,7 +139,13 @@ function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   const params: JsonObject[] = [];
   if (isRetrySafeWrite(route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   for (const [name, schema] of Object.entries(objectShape(route.pathParams))) {
-    params.push({ name, in: 'path', required: true, schema: toSchema(schema, 'input', inputOnly) });
+    params.push({
+      name,
+      in: 'path',
+      required: true,
+      description: pathParamDescription(name),
+      schema: toSchema(schema, 'input', inputOnly),
+    });
   }
   for (const [name, schema] of Object.entries(objectShape(route.query))) {
     const json = toSchema(schema, 'input', inputOnly);
@@ -181,9 +221,10 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       responses: responses(route, inputOnly),
     };
     if (route.description) op.description = route.description;
+    op.security = [{ apiKey: [scopeOf(route)] }];
     if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
       op.requestBody = {
-        required: true,
+        required: !acceptsNoBody(route),
         content: { 'application/json': { schema: toSchema(route.body, 'input', inputOnly) } },
       };
     }
@@ -212,6 +253,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
   const used = reachable({ paths, webhooks } as JsonObject, schemas);
   return simplifyInputNames({
     openapi: '3.1.0',
+    jsonSchemaDialect: JSON_SCHEMA_DIALECT,
     'x-generated': OPENAPI_GENERATED_NOTE,
     info: {
       title: 'Customer API',
@@ -220,14 +262,20 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
         'Customer-facing HTTP/JSON API for pages, audiences (with versions and message histories), persons, accounts with activity logs, topics, trashed assets and webhook subscriptions. Every POST and PATCH accepts an `Idempotency-Key` header that makes it safe to retry; GET and DELETE ignore it (they are safe to repeat as they are).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: options.servers ?? [{ url: 'http://127.0.0.1:3000', description: 'local' }],
+    servers: (options.servers as Json[] | undefined) ?? DEFAULT_SERVERS,
     security: [{ apiKey: [] }],
     tags: RESOURCE_GROUPS.map((group) => ({ name: group, description: RESOURCE_GROUP_DESCRIPTIONS[group] })),
     paths,
     webhooks,
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'API key of one tenant.' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description:
+            'API key of one tenant. A key has scopes: `read` allows the GET operations, `write` every other one (each operation lists the scope it needs as the role of this requirement). A key without the scope an operation needs gets 403 FORBIDDEN.',
+        },
       },
       headers: {
         RequestId: {

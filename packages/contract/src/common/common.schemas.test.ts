@@ -164,7 +164,12 @@ describe('error object', () => {
   it('knows exactly the eight specification codes with their statuses and titles', () => {
     expect(ErrorCodeSchema.options).toHaveLength(8);
     expect(ok(ErrorSchema, { ...base, code: 'GONE' })).toBe(false);
-    expect(ERROR_CATALOG.RATE_LIMITED).toEqual({ status: 429, title: 'Too Many Requests' });
-    expect(ERROR_CATALOG.SERVICE_UNAVAILABLE).toEqual({ status: 503, title: 'Service Unavailable' });
+    expect(ERROR_CATALOG.RATE_LIMITED).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    expect(ERROR_CATALOG.SERVICE_UNAVAILABLE).toMatchObject({ status: 503, title: 'Service Unavailable' });
+    // Each code says what it means and what to do (its error page shows both).
+    for (const entry of Object.values(ERROR_CATALOG)) {
+      expect(entry.meaning.length).toBeGreaterThan(40);
+      expect(entry.action.length).toBeGreaterThan(40);
+    }
   });
 });

@@ -8,49 +8,60 @@ export const ERROR_CATALOG = {
   VALIDATION_ERROR: {
     status: 400,
     title: 'Bad Request',
-    meaning: 'The request is malformed or breaks a rule of the API: a missing or invalid field, an unknown parameter, a body that is not JSON or is too large or too deep.',
-    action: '`details` names each input area (body, query, path, headers) and each problem with its path. Fix the request; sending it again unchanged gives the same answer.',
+    meaning:
+      'The request is malformed or breaks a rule of the API: a missing or invalid field, an unknown parameter, a body that is not JSON or is too large or too deep.',
+    action:
+      '`details` names each input area (body, query, path, headers) and each problem with its path. Fix the request; sending it again unchanged gives the same answer.',
   },
   UNAUTHORIZED: {
     status: 401,
     title: 'Unauthorized',
     meaning: 'The request carries no API key, or a key that is unknown, revoked or expired.',
-    action: 'Send a valid key in the `x-api-key` header. Ask the operator for a new key if yours was revoked.',
+    action:
+      'Send a valid key in the `x-api-key` header. Ask the operator for a new key if yours was revoked.',
   },
   FORBIDDEN: {
     status: 403,
     title: 'Forbidden',
-    meaning: "The key is valid but may not do this: a read-only key asked for a write, or the key's tenant may not use the operation.",
+    meaning:
+      "The key is valid but may not do this: a read-only key asked for a write, or the key's tenant may not use the operation.",
     action: 'Use a key with the `write` scope for writes. Retrying with the same key gives the same answer.',
   },
   NOT_FOUND: {
     status: 404,
     title: 'Not Found',
-    meaning: "The resource does not exist, was deleted, or belongs to another tenant (the API does not tell these apart); or the route does not exist.",
+    meaning:
+      'The resource does not exist, was deleted, or belongs to another tenant (the API does not tell these apart); or the route does not exist.',
     action: 'Check the id and the path. Ids come from earlier responses of your own tenant.',
   },
   CONFLICT: {
     status: 409,
     title: 'Conflict',
-    meaning: "The request clashes with the resource's current state (already archived, a version not pending, a stale previous value) or with an earlier request of the same idempotency key.",
-    action: 'Read the resource again and decide. With `Retry-After`, the first request of the same idempotency key is still running: retry after that many seconds. A key reused for another request needs a new key.',
+    meaning:
+      "The request clashes with the resource's current state (already archived, a version not pending, a stale previous value) or with an earlier request of the same idempotency key.",
+    action:
+      'Read the resource again and decide. With `Retry-After`, the first request of the same idempotency key is still running: retry after that many seconds. A key reused for another request needs a new key.',
   },
   RATE_LIMITED: {
     status: 429,
     title: 'Too Many Requests',
-    meaning: "The key's (or address's) request window is spent, or the tenant already uses its share of the database or of large responses.",
-    action: 'Wait the seconds of `Retry-After` (also in `details.retryAfter`), then retry; send fewer requests in parallel. `RateLimit-Remaining` on every response shows what is left.',
+    meaning:
+      "The key's (or address's) request window is spent, or the tenant already uses its share of the database or of large responses.",
+    action:
+      'Wait the seconds of `Retry-After` (also in `details.retryAfter`), then retry; send fewer requests in parallel. `RateLimit-Remaining` on every response shows what is left.',
   },
   INTERNAL: {
     status: 500,
     title: 'Internal Server Error',
     meaning: 'The server failed on a request it should have handled. Nothing partial was stored.',
-    action: 'Retry with backoff (with an `Idempotency-Key` on writes, so a retry cannot create twice); report the `requestId` if it persists.',
+    action:
+      'Retry with backoff (with an `Idempotency-Key` on writes, so a retry cannot create twice); report the `requestId` if it persists.',
   },
   SERVICE_UNAVAILABLE: {
     status: 503,
     title: 'Service Unavailable',
-    meaning: 'The server cannot answer right now: its database is unreachable or a statement took too long, or it is shutting down.',
+    meaning:
+      'The server cannot answer right now: its database is unreachable or a statement took too long, or it is shutting down.',
     action: 'Retry after `Retry-After` seconds with backoff, on another instance if you have one.',
   },
 } as const;
@@ -116,7 +127,7 @@ export const ErrorSchema = z
     title: z.string().describe('Reason phrase of the status.'),
     type: z.string().describe('URI of the form {base_url}/errors/<code in lower case>.'),
   })
-  .meta({ id: 'Error', description: 'The error object returned by every failed request.' });
+  .meta({ id: 'ErrorResponse', description: 'The error object returned by every failed request.' });
 /** The error object every failed request returns. */
 export type ApiError = z.infer<typeof ErrorSchema>;
 
