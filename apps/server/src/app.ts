@@ -34,6 +34,11 @@ import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type IdSource, newId } from './lib/ids.js';
 import { CursorCodec } from './lib/pagination.js';
+import { registerContentDownloads, registerContentUploads } from './modules/assets/content/content.router.js';
+import type { ContentDeps } from './modules/assets/content/content.service.js';
+import { DownloadLinks } from './modules/assets/content/links.js';
+import { openAssetStore } from './modules/assets/content/open-store.js';
+import type { AssetStore } from './modules/assets/content/store.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './modules/types.js';
 import { createKeyResolver } from './tenants/auth-cache.js';
@@ -53,6 +58,8 @@ export interface BuildAppOptions {
   tenantShare?: TenantShare;
   /** Defaults to the configuration's `tenantShare.responseBytesPerS`. */
   tenantBandwidth?: TenantBandwidth;
+  /** Defaults to the store the configuration implies (PostgreSQL, or a directory under DATA_DIR). */
+  assetStore?: AssetStore;
 }
 
 const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
@@ -99,8 +106,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     clock: options.clock ?? systemClock,
     ids: options.ids ?? newId,
     cursors: new CursorCodec(secret),
+    downloadLinks: DownloadLinks.forConfig(secret, config),
     config,
   };
+  const store = options.assetStore ?? (await openAssetStore(database, config));
+  app.addHook('onClose', async () => store.close?.());
+  const content: ContentDeps = { ...deps, store, maxBytes: config.assets.maxBytes };
+  registerContentDownloads(app, content);
   const share =
     options.tenantShare ??
     new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
@@ -115,7 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('idempotency', idempotency);
   const bandwidth = options.tenantBandwidth ?? bandwidthOf(config);
   await app.register(async (scope) =>
-    registerApi(scope, deps, { rateLimiter, share, idempotency, bandwidth }),
+    registerApi(scope, deps, { rateLimiter, share, idempotency, bandwidth, content }),
   );
   return app;
 }
@@ -176,12 +188,14 @@ function registerApi(
   {
     idempotency,
     bandwidth,
+    content,
     ...limits
   }: {
     rateLimiter: RateLimiter;
     share: TenantShare;
     idempotency: IdempotencyGuard;
     bandwidth: TenantBandwidth;
+    content: ContentDeps;
   },
 ): void {
   const resolveKey = createKeyResolver(deps.db, {
@@ -191,6 +205,7 @@ function registerApi(
   registerAuth(scope, { resolveKey, ...limits });
   registerLargeResponses(scope, bandwidth);
   idempotency.register(scope);
+  registerContentUploads(scope, content);
   scope.addHook('preValidation', async (request) => {
     // An absent body on a POST is the empty object (decided: clients may omit `{}`).
     if (request.method === 'POST' && request.body === undefined) request.body = {};

@@ -68,6 +68,8 @@ const EnvSchema = z.object({
   HTTP_IDLE_TIMEOUT_MS: positiveInt(60_000, 100),
   IDEMPOTENCY_TTL_S: positiveInt(86_400),
   AUTH_CACHE_TTL_S: z.coerce.number<number>().int().min(0).max(3600).default(30),
+  ASSET_MAX_BYTES: positiveInt(100 * 1024 * 1024),
+  ASSET_URL_TTL_S: z.coerce.number<number>().int().min(1).max(7 * 86_400).default(900),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -111,6 +113,13 @@ export interface Config {
   idempotencyTtlS: number;
   /** How long a process trusts a looked-up API key, in seconds: a revocation takes effect within it. */
   authCacheTtlS: number;
+  /** Asset content uploads and their download links. */
+  assets: {
+    /** Largest content or preview one upload may store (`ASSET_MAX_BYTES`). */
+    maxBytes: number;
+    /** How long a signed download link stays valid, in seconds (`ASSET_URL_TTL_S`). */
+    urlTtlS: number;
+  };
   webhooks: {
     allowInsecure: boolean;
     retryScheduleSeconds: number[];
@@ -174,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     idempotencyTtlS: e.IDEMPOTENCY_TTL_S,
     authCacheTtlS: e.AUTH_CACHE_TTL_S,
+    assets: { maxBytes: e.ASSET_MAX_BYTES, urlTtlS: e.ASSET_URL_TTL_S },
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,

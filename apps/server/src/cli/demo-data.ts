@@ -5,6 +5,7 @@ import { ensureSetting, readSetting } from '../db/settings.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { CursorCodec } from '../lib/pagination.js';
+import { DownloadLinks } from '../modules/assets/content/links.js';
 import { createAudience } from '../modules/audiences/audiences.service.js';
 import { createVersion, publishVersion } from '../modules/audiences/versions.service.js';
 import { createMessage } from '../modules/messages/messages.service.js';
@@ -18,7 +19,14 @@ const DEMO_SETTING = 'demo_created';
 async function depsFor(database: Database, config: Config): Promise<AppDeps> {
   const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
   if (!secret) throw new Error('database not migrated');
-  return { db: database.db, clock: systemClock, ids: newId, cursors: new CursorCodec(secret), config };
+  return {
+    db: database.db,
+    clock: systemClock,
+    ids: newId,
+    cursors: new CursorCodec(secret),
+    downloadLinks: DownloadLinks.forConfig(secret, config),
+    config,
+  };
 }
 
 /** Adds demo pages (with audiences, versions and a conversation) to a tenant; returns the number of pages. */

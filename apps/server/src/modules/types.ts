@@ -5,6 +5,7 @@ import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { CursorCodec } from '../lib/pagination.js';
+import type { DownloadLinks } from './assets/content/links.js';
 
 /** What every module's handlers and services receive: no globals, no Fastify types in services. */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
+  /** Signs the assets' download links. */
+  downloadLinks: DownloadLinks;
   config: Config;
 }
 

@@ -7,6 +7,7 @@ import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { TenantBandwidth } from '../http/tenant-bandwidth.js';
 import type { Clock } from '../lib/clock.js';
+import type { AssetStore } from '../modules/assets/content/store.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   tenantShare?: TenantShare;
   /** The app's bandwidth share of large responses (a test watching a tenant's line). */
   tenantBandwidth?: TenantBandwidth;
+  /** The app's asset store (a test observing what an upload stores). */
+  assetStore?: (database: Database, config: Config) => Promise<AssetStore>;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -44,6 +47,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     LOG_LEVEL: settings.logLevel,
     BASE_URL: TEST_BASE_URL,
+    // Asset files go to a temporary directory removed with the app, never to ./.data.
+    DATA_DIR: 'memory://',
     ...(settings.databaseUrl ? { DATABASE_URL: settings.databaseUrl } : {}),
     ...env,
   });
@@ -66,6 +71,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       ...(options.rateLimiter ? { rateLimiter: options.rateLimiter(t.database, t.config) } : {}),
       ...(options.tenantShare ? { tenantShare: options.tenantShare } : {}),
       ...(options.tenantBandwidth ? { tenantBandwidth: options.tenantBandwidth } : {}),
+      ...(options.assetStore ? { assetStore: await options.assetStore(t.database, t.config) } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);

@@ -27,7 +27,7 @@ async function trashed(name: string, type: CreateAssetBody['data']['type'] = 'im
 const names = (page: { items: Asset[] }) => page.items.map((a) => a.name);
 
 describe('POST /v0/assets', () => {
-  it('creates an active asset (201) with download addresses under BASE_URL', async () => {
+  it('creates an active asset (201) with signed download links under BASE_URL', async () => {
     const res = await send(t, 'POST', '/v0/assets', {
       name: 'Hero image',
       data: { type: 'image', fileId: 'file_abc' },
@@ -45,8 +45,12 @@ describe('POST /v0/assets', () => {
       tags: ['hero', 'spring'],
       hidden: true,
       lifecycleState: 'active',
-      downloadUrl: `${TEST_BASE_URL}/v0/assets/${created.assetId}/download`,
-      previewDownloadUrl: `${TEST_BASE_URL}/v0/assets/${created.assetId}/preview`,
+      downloadUrl: expect.stringMatching(
+        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/download\\?expires=\\d+&signature=`,
+      ),
+      previewDownloadUrl: expect.stringMatching(
+        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/preview/download\\?expires=\\d+&signature=`,
+      ),
     });
     expect(created).not.toHaveProperty('trashedAt');
     expect(created.assetId).toMatch(/^asset_[0-9a-z]{26}$/);

@@ -13,6 +13,7 @@ import { adjustCounter, readCounter } from '../../lib/counters.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import * as repo from './assets.repo.js';
+import type { AssetLinks, DownloadLinks } from './content/links.js';
 import { assertSearchable } from './trash-search.js';
 
 /** Dependencies of asset operations. */
@@ -22,6 +23,7 @@ export interface AssetsDeps {
   ids: IdSource;
   cursors: CursorCodec;
   config: Pick<Config, 'baseUrl'>;
+  downloadLinks: DownloadLinks;
 }
 
 /** Counter scope of a tenant's trashed assets, optionally of one type. */
@@ -29,9 +31,11 @@ export function trashCounter(assetType?: string): string {
   return assetType ? `assets:trash:${assetType}` : 'assets:trash';
 }
 
-/** Maps a stored asset; the download addresses are built from BASE_URL. */
-export function toApiAsset(row: repo.AssetRow, baseUrl: string): Asset {
-  const self = `${baseUrl}/v0/assets/${encodeURIComponent(row.id)}`;
+/**
+ * Maps a stored asset; `links` signs its download addresses (one link maker per response, so
+ * every asset of a response expires at the same moment).
+ */
+export function toApiAsset(row: repo.AssetRow, links: (assetId: string) => AssetLinks): Asset {
   return {
     assetId: row.id,
     tenantId: row.tenantId,
@@ -47,8 +51,7 @@ export function toApiAsset(row: repo.AssetRow, baseUrl: string): Asset {
     ...(row.trashedAt === null ? {} : { trashedAt: iso(row.trashedAt) }),
     ...(row.deletedAt === null ? {} : { deletedAt: iso(row.deletedAt) }),
     lifecycleState: row.lifecycleState,
-    downloadUrl: `${self}/download`,
-    previewDownloadUrl: `${self}/preview`,
+    ...links(row.id),
   };
 }
 
@@ -86,7 +89,7 @@ export async function createAsset(
     createdAt: now,
     updatedAt: now,
   });
-  return toApiAsset(row, deps.config.baseUrl);
+  return toApiAsset(row, deps.downloadLinks.at(now));
 }
 
 /** Moves an asset to the trash; one already there is 409 CONFLICT. */
@@ -106,7 +109,7 @@ export async function trashAsset(deps: AssetsDeps, tenantId: string, assetId: st
     await adjustCounter(tx, tenantId, trashCounter(asset.dataType), 1);
     return trashed;
   });
-  return toApiAsset(row, deps.config.baseUrl);
+  return toApiAsset(row, deps.downloadLinks.at(deps.clock()));
 }
 
 /**
@@ -120,6 +123,7 @@ export async function listTrashedAssets(
   query: z.output<typeof ListTrashedAssetsQuerySchema>,
 ): Promise<Paginated<Asset>> {
   const filter: repo.TrashFilter = { tenantId, assetType: query.assetType, query: query.query };
+  const links = deps.downloadLinks.at(deps.clock());
   await assertSearchable(deps.db, tenantId, query.query, trashCounter());
   return keysetPage({
     cursors: deps.cursors,
@@ -135,6 +139,6 @@ export async function listTrashedAssets(
         ? repo.countTrashMatches(deps.db, filter)
         : readCounter(deps.db, tenantId, trashCounter(query.assetType)),
     position: (r) => ({ createdAt: r.trashedAt ?? r.createdAt, id: r.id }),
-    map: (r) => toApiAsset(r, deps.config.baseUrl),
+    map: (r) => toApiAsset(r, links),
   });
 }
