@@ -1,68 +1,79 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { idempotencyKeys } from '../db/schema/index.js';
+import { rowQuery } from '../db/fast.js';
 
 /** A kept first response. */
-export type StoredResponse = Pick<typeof idempotencyKeys.$inferSelect, 'fingerprint' | 'statusCode' | 'body'>;
+export interface StoredResponse {
+  fingerprint: string;
+  statusCode: number;
+  body: string;
+}
+
+/** A response to keep. */
+export interface KeptResponse extends StoredResponse {
+  tenantId: string;
+  key: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
 
 /** Expired rows one write removes (more than one per write, so the sweep keeps up with inserts). */
 const SWEEP_BATCH = 16;
 
 /**
- * Takes the key's transaction-level advisory lock without waiting; false while another
- * transaction (in any process) holds it. Released at commit or rollback, also when the holding
- * process dies and PostgreSQL closes its connection.
+ * In one round trip: takes the key's transaction-level advisory lock without waiting (false while
+ * another transaction, in any process, holds it; released at commit or rollback, and when a
+ * killed process's connection closes) and reads its live response. The read's snapshot may
+ * predate the lock, so a response committed in between can be missed: {@link keep} then finds
+ * the key taken, and the caller starts over.
  */
-export async function tryLockKey(tx: Db, tenantId: string, key: string): Promise<boolean> {
-  const res = (await tx.execute(
-    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency:${tenantId}:${key}`}, 0)) AS locked`,
-  )) as unknown as { rows: Array<{ locked: boolean }> };
-  return res.rows[0]?.locked === true;
-}
-
-/** The key's response, unless it expired (an expired row is as good as absent). */
-export async function findLive(
+export async function lockAndFind(
   tx: Db,
   tenantId: string,
   key: string,
   now: Date,
-): Promise<StoredResponse | undefined> {
-  const rows = await tx
-    .select({
-      fingerprint: idempotencyKeys.fingerprint,
-      statusCode: idempotencyKeys.statusCode,
-      body: idempotencyKeys.body,
-    })
-    .from(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.tenantId, tenantId),
-        eq(idempotencyKeys.key, key),
-        gt(idempotencyKeys.expiresAt, now),
-      ),
-    );
-  return rows[0];
+): Promise<{ locked: boolean; stored: StoredResponse | undefined }> {
+  const rows = await rowQuery(tx)<{
+    locked: boolean;
+    fingerprint: string | null;
+    statusCode: number | null;
+    body: string | null;
+  }>(
+    'idempotency_lock_and_find',
+    `SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0)) AS locked,
+       k.fingerprint, k.status_code AS "statusCode", k.body
+     FROM (SELECT 1) AS one
+     LEFT JOIN idempotency_keys k ON k.tenant_id = $1 AND k.key = $2 AND k.expires_at > $3`,
+    [tenantId, key, now],
+  );
+  const row = rows[0];
+  const stored =
+    row?.fingerprint != null && row.statusCode != null && row.body != null
+      ? { fingerprint: row.fingerprint, statusCode: Number(row.statusCode), body: row.body }
+      : undefined;
+  return { locked: row?.locked === true, stored };
 }
 
 /**
- * Keeps a first response (replacing an expired row of the same key), then removes a few expired
- * rows of any tenant through the expiry index: no scan, and rows another write is removing are
- * skipped rather than waited for.
+ * Keeps a first response unless the key already holds a live one (false then), replacing an
+ * expired row of the key; in the same statement removes a few expired rows of any tenant through
+ * the expiry index: no scan, and rows another write is removing are skipped, not waited for.
  */
-export async function keep(
-  tx: Db,
-  row: typeof idempotencyKeys.$inferInsert & { expiresAt: Date; createdAt: Date },
-): Promise<void> {
-  const { fingerprint, statusCode, body, createdAt, expiresAt } = row;
-  await tx
-    .insert(idempotencyKeys)
-    .values(row)
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.tenantId, idempotencyKeys.key],
-      set: { fingerprint, statusCode, body, createdAt, expiresAt },
-    });
-  await tx.execute(sql`
-    DELETE FROM idempotency_keys WHERE (tenant_id, key) IN (
-      SELECT tenant_id, key FROM idempotency_keys WHERE expires_at <= ${createdAt.toISOString()}::timestamptz
-      ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED)`);
+export async function keep(tx: Db, row: KeptResponse): Promise<boolean> {
+  const rows = await rowQuery(tx)(
+    'idempotency_keep',
+    `WITH swept AS (
+       DELETE FROM idempotency_keys WHERE (tenant_id, key) IN (
+         SELECT tenant_id, key FROM idempotency_keys
+         WHERE expires_at <= $6 AND NOT (tenant_id = $1 AND key = $2)
+         ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED))
+     INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+       status_code = excluded.status_code, body = excluded.body,
+       created_at = excluded.created_at, expires_at = excluded.expires_at
+       WHERE idempotency_keys.expires_at <= $6
+     RETURNING 1 AS kept`,
+    [row.tenantId, row.key, row.fingerprint, row.statusCode, row.body, row.createdAt, row.expiresAt],
+  );
+  return rows.length === 1;
 }

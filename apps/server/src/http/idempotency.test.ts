@@ -127,6 +127,14 @@ describe('Idempotency-Key', () => {
     expectReplay(first, await send('POST', url, 'missing', {}));
   });
 
+  it('keeps a 409 from a failed insert and replays it; the failed write left nothing', async () => {
+    const person = { name: 'Ada', email: 'ada@dup.example' };
+    expect((await send('POST', '/v0/persons', undefined, person)).statusCode).toBe(201);
+    const first = await send('POST', '/v0/persons', 'dup', person);
+    expectApiError(first, 'CONFLICT');
+    expectReplay(first, await send('POST', '/v0/persons', 'dup', person));
+  });
+
   it('replays the stored answer after the resource was deleted', async () => {
     const first = await createPage('gone');
     const { pageId } = first.json<{ pageId: string }>();
@@ -184,7 +192,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('accepts 255 visible ASCII characters', async () => {
-    const key = '!~'.repeat(127) + 'k';
+    const key = `${'!~'.repeat(127)}k`;
     const first = await createPage(key);
     expect(first.statusCode).toBe(201);
     expectReplay(first, await createPage(key));

@@ -34,17 +34,19 @@ function isKept(status: number): boolean {
   return status < 500 && ![400, 401, 403, 429].includes(status);
 }
 
-/** The outcome of the first execution: what was sent, and how to hand it to ts-rest. */
-type FirstRun = { status: number; bytes: string } & (
-  | { result: { status: number; body: unknown } }
-  | { error: unknown }
-);
+/** The first execution's response: as sent, and as handed to ts-rest. */
+interface FirstRun {
+  status: number;
+  bytes: string;
+  result: { status: number; body: unknown };
+}
 
 /**
  * `Idempotency-Key` on every POST and PATCH under `/v0` (DESIGN, "Every write is safe to retry"),
  * one mechanism around every handler. A keyed request runs in one transaction holding the key's
  * advisory lock: the handler's writes and the kept response commit together or not at all, and
- * a retry elsewhere finds either the kept response or the lock (409 with `Retry-After: 1`).
+ * a retry elsewhere finds either the kept response or the lock (409 with `Retry-After: 1`). The
+ * key table's primary key is the last guard: a response kept by another first rolls ours back.
  * Within a process a set of running keys answers the same 409 before any database work (PGlite
  * has one session, where advisory locks do not exclude). Events: `begin` (a key starts running
  * in this process) and `locked` (its transaction holds the lock), with the key.
@@ -97,52 +99,116 @@ export class IdempotencyGuard {
   async #execute(route: AppRoute, handler: Handler, args: HandlerArgs, tenantId: string, key: string) {
     const { request, reply } = args;
     const fingerprint = requestFingerprint(request);
-    const now = this.deps.clock();
-    const outcome = await this.deps.db.transaction(async (tx) => {
-      if (!(await repo.tryLockKey(tx, tenantId, key))) return { kind: 'running' } as const;
-      this.events.emit('locked', key);
-      const stored = await repo.findLive(tx, tenantId, key, now);
-      if (stored) return { kind: 'stored', stored } as const;
-      const first = await this.#firstRun(tx, route, handler, args);
-      // Not kept: the savepoint already undid the handler's writes; nothing else to commit.
-      if ('error' in first && !isKept(first.status)) throw first.error;
-      const expiresAt = new Date(now.getTime() + this.deps.ttlS * 1000);
-      const row = { tenantId, key, fingerprint, statusCode: first.status, body: first.bytes };
-      await repo.keep(tx, { ...row, createdAt: now, expiresAt });
-      return { kind: 'first', first } as const;
-    });
-    if (outcome.kind === 'running') throw stillRunning(reply);
-    if (outcome.kind === 'stored') {
-      if (outcome.stored.fingerprint !== fingerprint) {
-        throw new ConflictError(
-          'This Idempotency-Key was already used for another request (method, path or body); send a new key for a new request.',
-        );
+    for (let attempt = 1; ; attempt += 1) {
+      const now = this.deps.clock();
+      let outcome: Outcome;
+      try {
+        outcome = await this.deps.db.transaction(async (tx): Promise<Outcome> => {
+          const { locked, stored } = await repo.lockAndFind(tx, tenantId, key, now);
+          if (!locked) return { kind: 'running' };
+          this.events.emit('locked', key);
+          if (stored) return { kind: 'stored', stored };
+          const first = await this.#firstRun(tx, route, handler, args);
+          const row = { tenantId, key, fingerprint, statusCode: first.status, body: first.bytes };
+          if (!(await repo.keep(tx, { ...row, createdAt: now, expiresAt: this.#expiry(now) }))) {
+            throw new KeyTaken();
+          }
+          return { kind: 'first', first };
+        });
+      } catch (err) {
+        // Another transaction kept a response after our read's snapshot: ours is rolled back,
+        // and the next round replays theirs.
+        if (err instanceof KeyTaken && attempt < 3) continue;
+        if (err instanceof HandlerFailed) return this.#failed(err.error, request, tenantId, key, fingerprint);
+        throw err;
       }
-      const { statusCode, body } = outcome.stored;
-      this.#bytes.set(request, { status: statusCode, bytes: body });
-      reply.header(REPLAYED_HEADER, 'true');
-      return { status: statusCode, body: JSON.parse(body) as unknown };
+      return this.#answer(outcome, request, reply, fingerprint);
     }
-    const { first } = outcome;
-    this.#bytes.set(request, { status: first.status, bytes: first.bytes });
-    if ('error' in first) throw first.error;
-    return first.result;
   }
 
-  /** Runs the handler in a savepoint with the transaction in place, and renders its response. */
-  async #firstRun(tx: Db, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
-    try {
-      const raw = await tx.transaction((inner) => runWithDb(inner, () => handler(args)));
-      const result = this.deps.responseValidation
-        ? (validateResponse({ appRoute: route, response: raw }) as { status: number; body: unknown })
-        : raw;
-      return { status: result.status, bytes: JSON.stringify(result.body), result };
-    } catch (error) {
-      const body = errorBody(this.deps.baseUrl, args.request.id, toDomainError(error));
-      return { status: body.status, bytes: JSON.stringify(body), error };
+  #answer(outcome: Outcome, request: FastifyRequest, reply: FastifyReply, fingerprint: string) {
+    if (outcome.kind === 'running') throw stillRunning(reply);
+    if (outcome.kind === 'first') {
+      this.#bytes.set(request, { status: outcome.first.status, bytes: outcome.first.bytes });
+      return outcome.first.result;
     }
+    if (outcome.stored.fingerprint !== fingerprint) {
+      throw new ConflictError(
+        'This Idempotency-Key was already used for another request (method, path or body); send a new key for a new request.',
+      );
+    }
+    const { statusCode, body } = outcome.stored;
+    this.#bytes.set(request, { status: statusCode, bytes: body });
+    reply.header(REPLAYED_HEADER, 'true');
+    return { status: statusCode, body: JSON.parse(body) as unknown };
+  }
+
+  /**
+   * The handler failed and its transaction was rolled back. A refusal a retry cannot change
+   * (404, 409, ...) is kept in a transaction of its own, unless another request kept the key
+   * meanwhile; what a retry may change (400, 401, 403, 429, 5xx) leaves the key free.
+   */
+  async #failed(
+    error: unknown,
+    request: FastifyRequest,
+    tenantId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<never> {
+    const body = errorBody(this.deps.baseUrl, request.id, toDomainError(error));
+    if (isKept(body.status)) {
+      const bytes = JSON.stringify(body);
+      const now = this.deps.clock();
+      const row = { tenantId, key, fingerprint, statusCode: body.status, body: bytes };
+      await this.deps.db
+        .transaction(async (tx) => {
+          const { locked, stored } = await repo.lockAndFind(tx, tenantId, key, now);
+          if (locked && !stored)
+            await repo.keep(tx, { ...row, createdAt: now, expiresAt: this.#expiry(now) });
+        })
+        .catch((err: unknown) => request.log.warn({ err }, 'could not keep an idempotent refusal'));
+      this.#bytes.set(request, { status: body.status, bytes });
+    }
+    throw error;
+  }
+
+  #expiry(now: Date): Date {
+    return new Date(now.getTime() + this.deps.ttlS * 1000);
+  }
+
+  /**
+   * Runs the handler with the transaction in place (a service's own transaction becomes a
+   * savepoint of it) and renders its response as it will be sent. A handler's failure is
+   * wrapped in {@link HandlerFailed}, which rolls the transaction back.
+   */
+  async #firstRun(tx: Db, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
+    let raw: { status: number; body: unknown };
+    try {
+      raw = await runWithDb(tx, () => handler(args));
+    } catch (error) {
+      throw new HandlerFailed(error);
+    }
+    const result = this.deps.responseValidation
+      ? (validateResponse({ appRoute: route, response: raw }) as { status: number; body: unknown })
+      : raw;
+    return { status: result.status, bytes: JSON.stringify(result.body), result };
   }
 }
+
+/** Rolls back a keyed transaction whose handler failed, carrying the failure. */
+class HandlerFailed extends Error {
+  constructor(readonly error: unknown) {
+    super('handler failed');
+  }
+}
+
+/** Rolls back a keyed transaction that found its key kept by another after all. */
+class KeyTaken extends Error {}
+
+type Outcome =
+  | { kind: 'running' }
+  | { kind: 'stored'; stored: repo.StoredResponse }
+  | { kind: 'first'; first: FirstRun };
 
 function stillRunning(reply: FastifyReply): ConflictError {
   reply.header('retry-after', '1');
