@@ -9,6 +9,7 @@ import { ensureDatabase, tenantKey } from './lib/db.mjs';
 import { startOurs } from './lib/ours.mjs';
 import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
 import { machine, renderReport } from './report.mjs';
+import { runIdempotency } from './scenarios/idempotency.mjs';
 import { runIngestion } from './scenarios/ingestion.mjs';
 import { runIsolation } from './scenarios/isolation.mjs';
 import { runMcp } from './scenarios/mcp.mjs';
@@ -17,7 +18,7 @@ import { runOverhead, seedPages } from './scenarios/overhead.mjs';
 import { runScale } from './scenarios/scale.mjs';
 import { runWebhooks } from './scenarios/webhooks.mjs';
 
-const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory', 'isolation'];
+const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory', 'isolation', 'idempotency'];
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -98,6 +99,7 @@ try {
     mcp: runMcp,
     memory: runMemory,
     isolation: runIsolation,
+    idempotency: runIdempotency,
   };
   for (const name of ALL) {
     if (!only.has(name)) continue;

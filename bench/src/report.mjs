@@ -5,6 +5,7 @@ import os from 'node:os';
 import { lineChart } from './chart.mjs';
 import { fmtSpread } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
+import { renderIdempotency } from './scenarios/idempotency.mjs';
 
 /** What the run ran on. */
 export function machine() {
@@ -316,5 +317,6 @@ export function renderReport(results) {
   if (results.mcp?.mcp50) parts.push(mcp(results.mcp));
   if (results.memory?.samples) parts.push(memory(results.memory, results.rssStart));
   if (results.isolation?.after) parts.push(isolation(results.isolation));
+  if (results.idempotency?.latency) parts.push(renderIdempotency(results.idempotency, table));
   return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
 }
