@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
-import { OPERATION_NAMES, type OperationName, type PaginatedOperationName } from '@customer-api/contract';
+import {
+  type Asset,
+  OPERATION_NAMES,
+  type OperationName,
+  type PaginatedOperationName,
+} from '@customer-api/contract';
 import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
 import { paginate, paginateItems } from './core/paginate.js';
 import { type CallArgs, type CallConfig, callOperation } from './core/request.js';
@@ -13,6 +18,7 @@ import type {
   OperationResult,
   RequestOptions,
 } from './core/types.js';
+import { type AssetBody, type UploadOptions, uploadAsset } from './core/upload.js';
 
 /** Base URL used when neither `baseUrl` nor `CUSTOMER_API_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -63,13 +69,40 @@ export interface CustomerApiClient extends OperationMethods {
     name: N,
     ...args: ArgsTuple<N>
   ): AsyncIterableIterator<OperationResult<N>>;
+  /**
+   * Uploads an asset's content (`PUT /v0/assets/{assetId}/content`), replacing any earlier one;
+   * resolves to the Asset with fresh signed `downloadUrl` / `previewDownloadUrl` links. Larger
+   * than the server's `ASSET_MAX_BYTES` (default 100 MiB) is a `ValidationError`; another
+   * tenant's or an unknown asset a `NotFoundError`. Streams are sent as read, never buffered,
+   * and never retried (a Blob or byte array is); give a `timeoutMs` that fits a large upload.
+   *
+   * @example
+   * ```ts
+   * const asset = await client.putAssetContent(assetId, createReadStream('hero.png'), { contentType: 'image/png' });
+   * const bytes = await fetch(asset.downloadUrl); // no key needed until the link expires
+   * ```
+   */
+  putAssetContent(assetId: string, body: AssetBody, options?: UploadOptions): Promise<Asset>;
+  /**
+   * Uploads an asset's preview (`PUT /v0/assets/{assetId}/preview`), as {@link putAssetContent}.
+   * Until a preview is put, `previewDownloadUrl` serves the content.
+   */
+  putAssetPreview(assetId: string, body: AssetBody, options?: UploadOptions): Promise<Asset>;
   /** The base URL requests go to. */
   readonly baseUrl: string;
   /** Closes the client's own connection pool (a caller-supplied dispatcher is left open). */
   close(): Promise<void>;
 }
 
-const RESERVED = new Set(['withResponse', 'iterate', 'pages', 'baseUrl', 'close']);
+const RESERVED = new Set([
+  'withResponse',
+  'iterate',
+  'pages',
+  'baseUrl',
+  'close',
+  'putAssetContent',
+  'putAssetPreview',
+]);
 
 /**
  * Creates a client for the Customer API.
@@ -103,6 +136,10 @@ export function createClient(options: ClientOptions = {}): CustomerApiClient {
       paginateItems(fetchPage, name, args, opts),
     pages: (name: OperationName, args?: CallArgs, opts?: RequestOptions) =>
       paginate(fetchPage, name, args, opts),
+    putAssetContent: (assetId: string, body: AssetBody, opts?: UploadOptions) =>
+      uploadAsset(config, assetId, 'content', body, opts),
+    putAssetPreview: (assetId: string, body: AssetBody, opts?: UploadOptions) =>
+      uploadAsset(config, assetId, 'preview', body, opts),
     close: async () => {
       await ownAgent?.close();
     },

@@ -3,6 +3,7 @@ import { API_VERSION } from '@customer-api/contract';
 // Contract types a client user names often, re-exported so one import suffices.
 export type {
   ApiError,
+  Asset,
   ErrorCode,
   OperationName,
   PaginatedOperationName,
@@ -49,6 +50,7 @@ export type {
   OperationResult,
   RequestOptions,
 } from './core/types.js';
+export type { AssetBody, UploadKind, UploadOptions } from './core/upload.js';
 export {
   dispatchWebhookEvent,
   isWebhookEvent,

@@ -37,6 +37,12 @@ export function getRequestId(result: unknown): string | undefined {
   return (result as { [REQUEST_ID]?: string })[REQUEST_ID];
 }
 
+/** Attaches the response's request id to a result (see {@link getRequestId}); returns the result. */
+export function tagRequestId<T extends object>(data: T, requestId: string | undefined): T {
+  Object.defineProperty(data, REQUEST_ID, { value: requestId, enumerable: false });
+  return data;
+}
+
 /** Performs one operation: builds the request, retries what is safe, returns the typed body. */
 export async function callOperation(
   config: CallConfig,
@@ -142,9 +148,7 @@ function interpret(
   }
   const data = config.validateResponses ? validate(route, raw, body) : body;
   const requestId = raw.headers.get('x-request-id') ?? undefined;
-  if (typeof data === 'object' && data !== null) {
-    Object.defineProperty(data, REQUEST_ID, { value: requestId, enumerable: false });
-  }
+  if (typeof data === 'object' && data !== null) tagRequestId(data, requestId);
   return { data, status: raw.status, headers: raw.headers, requestId };
 }
 

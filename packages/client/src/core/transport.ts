@@ -35,12 +35,15 @@ export interface RawResponse {
   text: string;
 }
 
+/** A raw request body (asset uploads); JSON calls send strings. */
+export type UploadBody = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
 /** What one attempt needs. */
 export interface AttemptInit {
   url: string;
   method: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  body: string | UploadBody | undefined;
   timeoutMs: number;
   signal: AbortSignal | undefined;
 }
@@ -63,14 +66,19 @@ export async function sendAttempt(transport: Transport, init: AttemptInit): Prom
   const onAbort = () => controller.abort(init.signal?.reason);
   init.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const fetchInit: FetchInitLike & { dispatcher?: Dispatcher } = {
+    const fetchInit = {
       method: init.method,
       headers: init.headers,
       signal: controller.signal,
       ...(init.body === undefined ? {} : { body: init.body }),
+      // A streamed body goes out while it is read (fetch requires saying so).
+      ...(isStream(init.body) ? { duplex: 'half' } : {}),
       ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
     };
-    const response = await transport.fetch(init.url, fetchInit);
+    const response = await transport.fetch(
+      init.url,
+      fetchInit as FetchInitLike & { dispatcher?: Dispatcher },
+    );
     const text = await response.text();
     const headers = new Headers();
     response.headers.forEach((value, key) => {
@@ -86,6 +94,12 @@ export async function sendAttempt(transport: Transport, init: AttemptInit): Prom
     clearTimeout(timer);
     init.signal?.removeEventListener('abort', onAbort);
   }
+}
+
+function isStream(body: AttemptInit['body']): boolean {
+  return (
+    typeof body === 'object' && body !== null && !(body instanceof Uint8Array) && !(body instanceof Blob)
+  );
 }
 
 function describe(error: unknown): string {

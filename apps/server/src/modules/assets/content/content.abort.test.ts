@@ -1,6 +1,8 @@
 import { EventEmitter, once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { createClient, ValidationError } from '@customer-api/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../../../test/test-app.js';
 import { openAssetStore } from './open-store.js';
@@ -125,5 +127,21 @@ describe('hostile uploads over HTTP', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(body.subarray(1000, MAX - 999))).toBe(true);
     const whole = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`);
     expect(Buffer.from(await whole.arrayBuffer()).equals(body)).toBe(true);
+  });
+
+  it('takes a streamed upload from the client and refuses an oversized one with ValidationError', async () => {
+    const asset = await createAsset(t);
+    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: t.tenant.apiKey });
+    const pieces = Array.from({ length: 10 }, (_, i) => Buffer.alloc(200 * 1024, i));
+    const updated = await client.putAssetContent(asset.assetId, Readable.from(pieces), {
+      contentType: 'video/mp4',
+    });
+    const url = new URL(updated.downloadUrl);
+    const res = await fetch(`http://127.0.0.1:${port}${url.pathname}${url.search}`);
+    expect(res.headers.get('content-type')).toBe('video/mp4');
+    expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.concat(pieces))).toBe(true);
+    const tooBig = Readable.from([...pieces, ...pieces]);
+    await expect(client.putAssetPreview(asset.assetId, tooBig)).rejects.toBeInstanceOf(ValidationError);
+    await client.close();
   });
 });

@@ -1,0 +1,88 @@
+import type { Readable } from 'node:stream';
+import { type Asset, AssetSchema } from '@customer-api/contract';
+import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import { type CallConfig, tagRequestId } from './request.js';
+import { isRetryable, retryDelayMs, sleep } from './retry.js';
+import { sendAttempt, type UploadBody } from './transport.js';
+import type { RequestOptions } from './types.js';
+
+/**
+ * Bytes for {@link CustomerApiClient.putAssetContent}: a `Blob` (or `File`), a `Uint8Array`
+ * (`Buffer`), a web `ReadableStream`, or a Node.js `Readable` (e.g. `fs.createReadStream`).
+ * Streams are sent as they are read, never buffered whole.
+ */
+export type AssetBody = Blob | Uint8Array | ReadableStream<Uint8Array> | Readable;
+
+/** Options of an asset upload: the media type, and the usual per-call options. */
+export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
+  /** `Content-Type` of the bytes (default: the Blob's own type, else `application/octet-stream`). */
+  contentType?: string;
+}
+
+/** Which of an asset's files an upload replaces. */
+export type UploadKind = 'content' | 'preview';
+
+/** Blobs and byte arrays can be sent again; a stream is consumed by its first attempt. */
+function replayable(body: AssetBody): body is Blob | Uint8Array {
+  return body instanceof Uint8Array || (typeof Blob !== 'undefined' && body instanceof Blob);
+}
+
+function contentTypeOf(body: AssetBody, options: UploadOptions): string {
+  if (options.contentType) return options.contentType;
+  if (typeof Blob !== 'undefined' && body instanceof Blob && body.type) return body.type;
+  return 'application/octet-stream';
+}
+
+/**
+ * `PUT /v0/assets/{assetId}/{kind}` with the raw bytes. Retries (PUT replaces, so repeating it is
+ * safe) only with a Blob or byte array; a stream is sent once.
+ */
+export async function uploadAsset(
+  config: CallConfig,
+  assetId: string,
+  kind: UploadKind,
+  body: AssetBody,
+  options: UploadOptions = {},
+): Promise<Asset> {
+  if (typeof assetId !== 'string' || assetId === '') throw new TypeError('Missing assetId');
+  const init = {
+    url: `${config.baseUrl}/v0/assets/${encodeURIComponent(assetId)}/${kind}`,
+    method: 'PUT',
+    headers: {
+      accept: 'application/json',
+      ...config.headers,
+      ...options.headers,
+      'x-api-key': config.apiKey,
+      'content-type': contentTypeOf(body, options),
+    },
+    body: body as UploadBody,
+    timeoutMs: options.timeoutMs ?? config.timeoutMs,
+    signal: options.signal,
+  };
+  const maxRetries = replayable(body) ? (options.maxRetries ?? config.maxRetries) : 0;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const raw = await sendAttempt(config.transport, init);
+      const parsed = parseJson(raw.text);
+      if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, parsed);
+      const data = config.validateResponses ? AssetSchema.safeParse(parsed) : { success: true, data: parsed };
+      if (!data.success || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
+        throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body: parsed });
+      return tagRequestId(data.data, raw.headers.get('x-request-id') ?? undefined) as Asset;
+    } catch (error) {
+      const retry = attempt <= maxRetries && isRetryable(error, true);
+      const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;
+      if (ms === undefined) throw error;
+      await sleep(ms, options.signal);
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
