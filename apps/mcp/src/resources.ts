@@ -7,6 +7,13 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { toErrorObject } from './tools/errors.js';
+import {
+  continueAfter,
+  DEFAULT_MESSAGES_LIMIT,
+  type MessageWindow,
+  windowMessages,
+} from './tools/messages.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './tools/result.js';
 
 /** URI template of a page resource. */
 export const PAGE_URI = 'customer-api://pages/{pageId}';
@@ -22,15 +29,34 @@ function one(variables: Variables, name: string): string {
   return decodeURIComponent((Array.isArray(value) ? value[0] : value) ?? '');
 }
 
+/**
+ * Caps a resource's JSON as tool results are capped: a history shows its newest messages first
+ * (cut at whole messages, `nextBefore` naming where `get_audience_messages` continues).
+ */
+function capped(data: unknown, maxBytes: number, history: boolean): unknown {
+  const shown = history ? windowMessages(data, DEFAULT_MESSAGES_LIMIT) : data;
+  const fitted = fitResult(shown, maxBytes, history ? 'messages' : undefined);
+  if (!fitted)
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `The resource does not fit in ${maxBytes} bytes`,
+    );
+  const window = fitted.data as MessageWindow;
+  if (history && fitted.truncation?.arrays.some((a) => a.path === 'messages'))
+    window.nextBefore = continueAfter(window.messages, true);
+  return fitted.data;
+}
+
 /** API failures become JSON-RPC errors carrying the API's error object as `data`. */
 async function fetchJson(
   uri: URL,
   client: CustomerApiClient,
   load: () => Promise<unknown>,
+  cap: (data: unknown) => unknown,
 ): Promise<ReadResourceResult> {
+  let data: unknown;
   try {
-    const data = await load();
-    return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(data) }] };
+    data = await load();
   } catch (error) {
     const object = toErrorObject(error, client.baseUrl);
     // The 2026-07-28 revision answers an unknown resource with -32602 on every era.
@@ -38,6 +64,7 @@ async function fetchJson(
       object.code === 'NOT_FOUND' ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
     throw new ProtocolError(code, `${object.code}: ${object.detail}`, { uri: uri.href, ...object });
   }
+  return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(cap(data)) }] };
 }
 
 /** Completion is a convenience: a failed lookup offers nothing rather than an error. */
@@ -60,7 +87,7 @@ async function completeAudienceIds(
   return page.items.map((a) => a.audienceId).filter((id) => id.startsWith(prefix));
 }
 
-function registerPages(mcp: McpServer, client: CustomerApiClient, listable: boolean): void {
+function registerPages(mcp: McpServer, client: CustomerApiClient, listable: boolean, maxBytes: number): void {
   const list = listable
     ? async () => {
         const page = await client.listPages({ query: { limit: LISTED_PAGES } });
@@ -83,11 +110,16 @@ function registerPages(mcp: McpServer, client: CustomerApiClient, listable: bool
     mimeType: 'application/json',
   };
   mcp.registerResource('page', template, metadata, (uri, variables) =>
-    fetchJson(uri, client, () => client.getPage({ params: { page_id: one(variables, 'pageId') } })),
+    fetchJson(
+      uri,
+      client,
+      () => client.getPage({ params: { page_id: one(variables, 'pageId') } }),
+      (data) => capped(data, maxBytes, false),
+    ),
   );
 }
 
-function registerMessages(mcp: McpServer, client: CustomerApiClient): void {
+function registerMessages(mcp: McpServer, client: CustomerApiClient, maxBytes: number): void {
   const template = new ResourceTemplate(AUDIENCE_MESSAGES_URI, {
     list: undefined,
     complete: {
@@ -98,15 +130,18 @@ function registerMessages(mcp: McpServer, client: CustomerApiClient): void {
   });
   const metadata = {
     title: 'Audience messages',
-    description:
-      "An audience's conversation (messages oldest first), current context and pending changes, as JSON.",
+    description: `An audience's conversation (the newest ${DEFAULT_MESSAGES_LIMIT} messages, newest first; get_audience_messages with before=nextBefore reads older ones), current context and pending changes, as JSON.`,
     mimeType: 'application/json',
   };
   mcp.registerResource('audience-messages', template, metadata, (uri, variables) =>
-    fetchJson(uri, client, () =>
-      client.getAudienceMessages({
-        params: { page_id: one(variables, 'pageId'), audience_id: one(variables, 'audienceId') },
-      }),
+    fetchJson(
+      uri,
+      client,
+      () =>
+        client.getAudienceMessages({
+          params: { page_id: one(variables, 'pageId'), audience_id: one(variables, 'audienceId') },
+        }),
+      (data) => capped(data, maxBytes, true),
     ),
   );
 }
@@ -119,13 +154,15 @@ export function hasResources(enabled: ReadonlySet<string>): boolean {
 /**
  * Registers pages and audience message histories as resources an assistant can attach as
  * context, each only when the tool reading the same data is enabled (`get_page`,
- * `get_audience_messages`), so the safety switches cover resources too.
+ * `get_audience_messages`), so the safety switches cover resources too. Reads are capped at
+ * `maxBytes` like tool results.
  */
 export function registerResources(
   mcp: McpServer,
   client: CustomerApiClient,
   enabled: ReadonlySet<string>,
+  maxBytes = DEFAULT_MAX_RESULT_BYTES,
 ): void {
-  if (enabled.has('get_page')) registerPages(mcp, client, enabled.has('list_pages'));
-  if (enabled.has('get_audience_messages')) registerMessages(mcp, client);
+  if (enabled.has('get_page')) registerPages(mcp, client, enabled.has('list_pages'), maxBytes);
+  if (enabled.has('get_audience_messages')) registerMessages(mcp, client, maxBytes);
 }

@@ -79,8 +79,8 @@ describe('tools over the real API', () => {
       expect(Buffer.byteLength(textOf(result))).toBeLessThanOrEqual(2_000);
       const items = (result.structuredContent as { items: unknown[] }).items;
       expect(items.length).toBeLessThan(5);
-      expect(textOf(result, 1)).toContain(`items: first ${items.length} of 5 shown`);
-      expect(textOf(result, 1)).toContain(`limit=${items.length}`);
+      expect(textOf(result, 1)).toContain(`Only ${items.length} items fit in 2000 bytes`);
+      expect(textOf(result, 1)).not.toContain('limit=');
     } finally {
       await small.close();
     }
@@ -167,7 +167,16 @@ describe('errors as tool results', () => {
     expect((await mcp.call('list_pages', { limit: 1 })).isError).toBeFalsy();
   });
 
-  it('answers an unknown tool with a protocol error', async () => {
-    await expect(mcp.call('drop_database')).rejects.toThrow(/Unknown tool drop_database/);
+  it('answers an unknown tool with a protocol error, its code said once', async () => {
+    const error = (await mcp.call('drop_database').catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/Unknown tool drop_database/);
+    expect(error.message.match(/-32602/g)).toHaveLength(1);
+  });
+
+  it('declares in initialize that the tool and resource lists never change (issue 16, item 3)', () => {
+    expect(mcp.client.getServerCapabilities()).toMatchObject({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+    });
   });
 });

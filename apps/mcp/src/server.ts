@@ -116,6 +116,6 @@ export function buildServer(options: BuildServerOptions): McpServer {
     });
     return result;
   });
-  registerResources(mcp, options.client, enabled);
+  registerResources(mcp, options.client, enabled, options.maxResultBytes);
   return mcp;
 }

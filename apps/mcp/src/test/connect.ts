@@ -13,10 +13,14 @@ export interface Connected {
 
 /** Connects an SDK `Client` to `buildServer` through `InMemoryTransport.createLinkedPair()`. */
 export async function connectInMemory(
-  api: { baseUrl: string; apiKey: string },
+  api: { baseUrl: string; apiKey: string; maxRetries?: number },
   options: Omit<BuildServerOptions, 'client'> = {},
 ): Promise<Connected> {
-  const apiClient = createClient({ baseUrl: api.baseUrl, apiKey: api.apiKey, maxRetries: 0 });
+  const apiClient = createClient({
+    baseUrl: api.baseUrl,
+    apiKey: api.apiKey,
+    maxRetries: api.maxRetries ?? 0,
+  });
   const server = buildServer({ client: apiClient, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

@@ -5,7 +5,9 @@ import type { AppRoute } from '@ts-rest/core';
 import type { z } from 'zod';
 import { type ArgBinding, DEFAULT_LIST_LIMIT, type ToolDefinition } from './derive.js';
 import { type ArgumentIssue, argumentError, errorResult, toErrorObject } from './errors.js';
-import { DEFAULT_MAX_RESULT_BYTES, fitResult, selectFields, type Truncation } from './result.js';
+import { DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from './messages.js';
+import { DEFAULT_MAX_RESULT_BYTES } from './result.js';
+import { shapeResult } from './shape.js';
 
 /** What a tool call needs besides its arguments. */
 export interface CallContext {
@@ -17,6 +19,12 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Receives failures that are not API errors (bugs, lost connections). */
   onUnexpectedError?: (error: unknown) => void;
+}
+
+/** Which messages of a history to show: `limit` older than `before`, newest first. */
+interface Window {
+  limit: number;
+  before?: string;
 }
 
 interface Request {
@@ -38,23 +46,31 @@ function issue(path: string[], message: string): ArgumentIssue {
 export function prepareRequest(
   tool: ToolDefinition,
   args: unknown,
-): { request: Request; fields?: string[] } | { issues: ArgumentIssue[] } {
+): { request: Request; fields?: string[]; window?: Window } | { issues: ArgumentIssue[] } {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     return { issues: [issue([], 'Arguments must be an object')] };
   }
   const request: Request = { params: {}, query: {}, body: undefined };
   const issues: ArgumentIssue[] = [];
   let fields: string[] | undefined;
+  const window: Window | undefined = tool.messageWindow ? { limit: DEFAULT_MESSAGES_LIMIT } : undefined;
   for (const [name, value] of Object.entries(args ?? {})) {
     if (value === undefined) continue;
     const binding = tool.bindings[name];
-    if (name === 'fields' && tool.fields && !binding) {
+    if (window && (name === 'limit' || name === 'before') && !binding) {
+      const problem = windowArgument(window, name, value);
+      if (problem) issues.push(issue([name], problem));
+    } else if (name === 'fields' && tool.fields && !binding) {
       const valid =
         Array.isArray(value) && value.length > 0 && value.every((f) => tool.fields?.names.includes(f));
       if (valid) fields = value as string[];
       else issues.push(issue(['fields'], `Must be a non-empty list of: ${tool.fields.names.join(', ')}`));
     } else if (!binding) {
-      const known = [...Object.keys(tool.bindings), ...(tool.fields ? ['fields'] : [])];
+      const known = [
+        ...Object.keys(tool.bindings),
+        ...(tool.fields ? ['fields'] : []),
+        ...(window ? ['limit', 'before'] : []),
+      ];
       issues.push(
         issue([name], `Unknown argument; ${tool.name} takes ${known.join(', ') || 'no arguments'}`),
       );
@@ -65,7 +81,21 @@ export function prepareRequest(
   }
   if (tool.meta.paginated && request.query.limit === undefined) request.query.limit = DEFAULT_LIST_LIMIT;
   issues.push(...checkParts(tool, request));
-  return issues.length > 0 ? { issues } : { request, fields };
+  return issues.length > 0 ? { issues } : { request, fields, window };
+}
+
+/** `limit` and `before` of a message history; returns what is wrong, if anything. */
+function windowArgument(window: Window, name: 'limit' | 'before', value: unknown): string | undefined {
+  if (name === 'before') {
+    if (typeof value !== 'string' || value === '')
+      return 'Must be a messageId (nextBefore of a previous result)';
+    window.before = value;
+    return undefined;
+  }
+  if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > MAX_MESSAGES_LIMIT)
+    return `Must be an integer from 1 to ${MAX_MESSAGES_LIMIT}`;
+  window.limit = value as number;
+  return undefined;
 }
 
 function checkParts(tool: ToolDefinition, request: Request): ArgumentIssue[] {
@@ -106,82 +136,25 @@ async function attempt(tool: ToolDefinition, args: unknown, context: CallContext
   const prepared = prepareRequest(tool, args);
   if ('issues' in prepared) return errorResult(tool, argumentError(tool, prepared.issues));
   const method = (context.client.withResponse as unknown as Record<string, Method>)[tool.operation] as Method;
-  const { params, query, body } = prepared.request;
-  let response: { data: unknown; status: number };
-  try {
-    response = await method({ params, query, ...(body ? { body } : {}) }, { signal: context.signal });
-  } catch (error) {
-    const object = toErrorObject(error, context.client.baseUrl);
-    if (object.code === 'MCP_SERVER_ERROR' || object.code === 'CONNECTION_ERROR')
-      context.onUnexpectedError?.(error);
-    return errorResult(tool, object);
-  }
-  return successResult(tool, response, prepared.fields, context.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
-}
-
-function successResult(
-  tool: ToolDefinition,
-  response: { data: unknown; status: number },
-  fields: string[] | undefined,
-  maxBytes: number,
-): CallToolResult {
-  const selected = fields && tool.fields ? selectFields(response.data, tool.fields, fields) : response.data;
-  const fitted = fitResult(selected, maxBytes, tool.meta.paginated);
-  if (!fitted) {
-    return errorResult(tool, {
-      code: 'RESULT_TOO_LARGE',
-      detail: `The result does not fit in ${maxBytes} bytes even when cut down.`,
-    });
-  }
-  const notes = [
-    replayNote(tool, response.status),
-    pagingNote(tool, fitted.data),
-    truncationNote(tool, fitted.truncation, maxBytes),
-  ];
-  const note = notes.filter(Boolean).join('\n');
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(fitted.data) }];
-  if (note) content.push({ type: 'text', text: note });
-  return { content, structuredContent: fitted.data as Record<string, unknown> };
-}
-
-/** An operation answering 200 where it usually creates (201) has replayed an earlier call. */
-function replayNote(tool: ToolDefinition, status: number): string {
-  const responses = (contract[tool.operation] as AppRoute).responses as Record<number, unknown>;
-  return status === 200 && responses[201] !== undefined
-    ? 'Replay: this idempotencyKey was used before, so the earlier entry is returned and nothing new was created.'
-    : '';
-}
-
-function pagingNote(tool: ToolDefinition, data: unknown): string {
-  if (!tool.meta.paginated) return '';
-  const page = data as {
-    items?: unknown[];
-    hasMore?: boolean;
-    nextCursor?: string | null;
-    totalCount?: number;
+  const send = async (request: Request) => {
+    const { params, query, body } = request;
+    try {
+      // One client call per tool call: the client keeps its Idempotency-Key across its own retries.
+      return await method({ params, query, ...(body ? { body } : {}) }, { signal: context.signal });
+    } catch (error) {
+      const object = toErrorObject(error, context.client.baseUrl);
+      if (object.code === 'MCP_SERVER_ERROR' || object.code === 'CONNECTION_ERROR')
+        context.onUnexpectedError?.(error);
+      return errorResult(tool, object);
+    }
   };
-  const shown = `${page.items?.length ?? 0} of ${page.totalCount ?? '?'} items.`;
-  if (!page.hasMore || !page.nextCursor) return `Showing ${shown} This is the last page.`;
-  return `Showing ${shown} More: call ${tool.name} again with the same arguments and cursor="${page.nextCursor}".`;
-}
-
-function truncationNote(tool: ToolDefinition, truncation: Truncation | undefined, maxBytes: number): string {
-  if (!truncation) return '';
-  const lines = [`Result cut to fit ${maxBytes} bytes:`];
-  for (const { path, kept, total, from } of truncation.arrays) {
-    const which = from === 'end' ? 'first' : 'last';
-    lines.push(`- ${path || 'result'}: ${which} ${kept} of ${total} shown.`);
-  }
-  if (truncation.strings > 0)
-    lines.push(`- ${truncation.strings} long text values shortened (they end with …).`);
-  if (tool.meta.paginated && truncation.arrays.some((a) => a.path === 'items')) {
-    const kept = truncation.arrays.find((a) => a.path === 'items')?.kept ?? 0;
-    lines.push(
-      `nextCursor continues after the omitted items: to read them, repeat the call with the same cursor and limit=${Math.max(kept, 1)}.`,
-    );
-  }
-  lines.push(
-    tool.fields ? 'Select fewer fields (fields argument) to see more.' : 'Ask for less to see more.',
-  );
-  return lines.join('\n');
+  const response = await send(prepared.request);
+  if ('content' in response) return response;
+  return shapeResult(tool, response, {
+    fields: prepared.fields,
+    window: prepared.window,
+    maxBytes: context.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+    // Reads again with a smaller limit, so that nextCursor continues right after the last item shown.
+    requery: (limit) => send({ ...prepared.request, query: { ...prepared.request.query, limit } }),
+  });
 }

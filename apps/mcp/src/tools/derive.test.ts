@@ -29,15 +29,11 @@ describe('deriveTools', () => {
     }
   });
 
-  it('sets annotations from the operation metadata', () => {
+  it('sets annotations that are true (issue 16, item 3)', () => {
     for (const t of tools) {
       const meta = operationMeta(t.operation);
-      expect(t.annotations).toEqual({
-        readOnlyHint: meta.kind === 'read',
-        destructiveHint: meta.destructive,
-        idempotentHint: meta.idempotent,
-        openWorldHint: false,
-      });
+      expect(t.annotations.readOnlyHint).toBe(meta.kind === 'read');
+      if (meta.kind === 'create') expect(t.annotations.idempotentHint, t.name).toBe(false);
     }
     expect(tool('get_page').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(tool('delete_page').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
@@ -45,9 +41,20 @@ describe('deriveTools', () => {
       destructiveHint: true,
       idempotentHint: true,
     });
+    // Undoing a delete or an archive overwrites nothing.
+    expect(tool('restore_page').annotations).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(tool('restore_audience').annotations).toMatchObject({ destructiveHint: false });
     expect(tool('create_page').annotations).toMatchObject({ destructiveHint: false, idempotentHint: false });
-    expect(tool('create_account_log').annotations).toMatchObject({ idempotentHint: true });
+    // Two calls without an idempotencyKey make two entries.
+    expect(tool('create_account_log').annotations).toMatchObject({ idempotentHint: false });
     expect(tool('create_audience_message').annotations).toMatchObject({ destructiveHint: true });
+    // These make the server POST to a URL the caller chose.
+    const open = tools.filter((t) => t.annotations.openWorldHint).map((t) => t.name);
+    expect(open).toEqual([
+      'create_webhook_subscription',
+      'redeliver_webhook_delivery',
+      'recover_webhook_deliveries',
+    ]);
   });
 
   it('flattens path, query and body into one input object, path parameters in camelCase', () => {

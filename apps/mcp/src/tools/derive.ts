@@ -10,7 +10,9 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
 import { withIdSources } from './id-sources.js';
+import { ARGUMENT_DESCRIPTIONS } from './descriptions.js';
 import { type JsonSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
+import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
@@ -49,7 +51,12 @@ export interface ToolDefinition {
   /** Tool argument name → place in the request. */
   readonly bindings: Readonly<Record<string, ArgBinding>>;
   readonly fields: FieldSelection | undefined;
+  /** True for `get_audience_messages`: `limit`/`before` window the history, newest first. */
+  readonly messageWindow: boolean;
 }
+
+/** Operations whose result is a message history the MCP server windows (see messages.ts). */
+const WINDOWED: ReadonlySet<OperationName> = new Set(['getAudienceMessages']);
 
 /** The MCP tool name of an operation: its name in snake_case (`listPages` → `list_pages`). */
 export function toolName(operation: string): string {
@@ -72,10 +79,13 @@ const OPERATION_PATTERN = new RegExp(
 );
 
 /** Contract descriptions name operations (`listPages`); a model sees tools (`list_pages`). */
-function describe(route: AppRoute, meta: OperationMeta): string {
+function describe(route: AppRoute, meta: OperationMeta, messageWindow: boolean): string {
   const text = (route.description ?? route.summary ?? '').replace(OPERATION_PATTERN, (name) =>
     toolName(name),
   );
+  if (messageWindow) {
+    return `${text.replace('messages oldest first', 'messages')} Messages come newest first, ${DEFAULT_MESSAGES_LIMIT} unless limit is set; when nextBefore is not null, call again with before=nextBefore for older ones.`;
+  }
   if (!meta.paginated) return text;
   return `${text} Returns ${DEFAULT_LIST_LIMIT} items unless limit is set (max 100); when hasMore is true, call again with cursor=nextCursor.`;
 }
@@ -87,13 +97,27 @@ function successSchema(route: AppRoute): z.ZodType {
   return responses[status] as z.ZodType;
 }
 
-/** The tool's own `title` is the display name; `annotations.title` would only repeat it. */
-function annotations(meta: OperationMeta): ToolAnnotations {
+/** Operations that make the server POST to URLs the caller chose (webhook endpoints). */
+const OPEN_WORLD: ReadonlySet<OperationName> = new Set([
+  'createWebhookSubscription',
+  'redeliverWebhookDelivery',
+  'recoverWebhookDeliveries',
+]);
+
+/** Restores that only undo a delete or an archive: they bring data back and overwrite nothing. */
+const UNDO: ReadonlySet<OperationName> = new Set(['restorePage', 'restoreAudience']);
+
+/**
+ * True hints for a model (the tool's own `title` is the display name; `annotations.title` would
+ * only repeat it). A create is never idempotent as a tool: each call is meant to make a new
+ * resource (its retries are made safe by the client's Idempotency-Key, not by the caller).
+ */
+export function annotationsOf(operation: OperationName, meta: OperationMeta): ToolAnnotations {
   return {
     readOnlyHint: meta.kind === 'read',
-    destructiveHint: meta.destructive,
-    idempotentHint: meta.idempotent,
-    openWorldHint: false,
+    destructiveHint: meta.destructive && !UNDO.has(operation),
+    idempotentHint: meta.kind !== 'create' && meta.idempotent,
+    openWorldHint: OPEN_WORLD.has(operation),
   };
 }
 
@@ -103,21 +127,24 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const meta = operationMeta(operation);
   const name = toolName(operation);
   const title = route.summary ?? name;
-  const output = successSchema(route);
-  const fields = meta.kind === 'read' ? fieldSelection(output, meta.paginated) : undefined;
-  const input = inputSchema(name, route, fields);
+  const fields = meta.kind === 'read' ? fieldSelection(successSchema(route), meta.paginated) : undefined;
+  const messageWindow = WINDOWED.has(operation);
+  const input = inputSchema(name, route, fields, messageWindow);
+  const output = outputSchema(successSchema(route), meta, fields);
+  if (messageWindow) Object.assign(output.properties as JsonSchema, MESSAGE_WINDOW_OUTPUT);
   return {
     name,
     operation,
     title,
-    description: describe(route, meta),
+    description: describe(route, meta, messageWindow),
     inputSchema: input.schema,
-    outputSchema: outputSchema(output, meta, fields),
-    annotations: annotations(meta),
+    outputSchema: output,
+    annotations: annotationsOf(operation, meta),
     meta,
     toolset: toolsetSlug(meta.group),
     bindings: input.bindings,
     fields,
+    messageWindow,
   };
 }
 
@@ -164,7 +191,12 @@ interface DerivedInput {
   bindings: Record<string, ArgBinding>;
 }
 
-function inputSchema(tool: string, route: AppRoute, fields: FieldSelection | undefined): DerivedInput {
+function inputSchema(
+  tool: string,
+  route: AppRoute,
+  fields: FieldSelection | undefined,
+  messageWindow: boolean,
+): DerivedInput {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const defs: Record<string, JsonSchema> = {};
@@ -179,7 +211,9 @@ function inputSchema(tool: string, route: AppRoute, fields: FieldSelection | und
       const taken = bindings[arg];
       if (taken) throw new Error(`Tool ${tool}: argument ${arg} is both in ${taken.part} and ${part}`);
       bindings[arg] = { part, key };
-      properties[arg] = part === 'query' ? queryProperty(key, property) : property;
+      const described = ARGUMENT_DESCRIPTIONS[`${tool}.${arg}`];
+      const shaped = part === 'query' ? queryProperty(key, property) : property;
+      properties[arg] = described ? { ...shaped, description: described } : shaped;
       if (parts.required.includes(key)) required.push(arg);
     }
   };
@@ -192,6 +226,7 @@ function inputSchema(tool: string, route: AppRoute, fields: FieldSelection | und
     if (bindings.fields) throw new Error(`Tool ${tool}: argument fields is taken by ${bindings.fields.part}`);
     properties.fields = fieldsProperty(fields);
   }
+  if (messageWindow) Object.assign(properties, MESSAGE_WINDOW_ARGUMENTS);
   const schema: JsonSchema = { type: 'object', properties };
   if (required.length > 0) schema.required = required;
   schema.additionalProperties = false;

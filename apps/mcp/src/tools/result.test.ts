@@ -25,8 +25,8 @@ describe('selectFields', () => {
   });
 });
 
-function fit(data: unknown, maxBytes: number, paged = false) {
-  const result = fitResult(data, maxBytes, paged);
+function fit(data: unknown, maxBytes: number, listKey?: string) {
+  const result = fitResult(data, maxBytes, listKey);
   if (!result) throw new Error('did not fit');
   return result;
 }
@@ -38,7 +38,7 @@ describe('fitResult', () => {
   });
 
   it('drops trailing items of a page of results until the JSON fits', () => {
-    const fitted = fit(page(10, 100), 700, true);
+    const fitted = fit(page(10, 100), 700, 'items');
     const items = (fitted.data as { items: { id: string }[] }).items;
     expect(Buffer.byteLength(JSON.stringify(fitted.data))).toBeLessThanOrEqual(700);
     expect(items.map((i) => i.id)).toEqual(items.map((_, i) => `item_${i}`));
@@ -64,6 +64,19 @@ describe('fitResult', () => {
     const [item] = (fitted.data as { items: { text: string }[] }).items;
     expect(item?.text).toBe(`${'x'.repeat(200)}…`);
     expect(fitted.truncation?.strings).toBe(1);
+  });
+
+  it('cuts the main list only at whole items, even when a nested array is larger', () => {
+    const nested = {
+      items: Array.from({ length: 4 }, (_, i) => ({
+        id: i,
+        parts: Array.from({ length: 20 }, () => 'p'.repeat(20)),
+      })),
+    };
+    const fitted = fit(nested, 1_500, 'items');
+    const items = (fitted.data as typeof nested).items;
+    expect(items.length).toBeLessThan(4);
+    for (const item of items) expect(item.parts).toHaveLength(20);
   });
 
   it('gives up when nothing more can be cut', () => {

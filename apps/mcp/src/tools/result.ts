@@ -62,29 +62,58 @@ function strings(
 }
 
 /**
+ * Drops whole elements from the end of the list at `data[listKey]` until the JSON fits, keeping at
+ * least one, so a cut list ends at an element boundary. Works on (and returns) a copy.
+ */
+function cutList(
+  copy: Json,
+  listKey: string,
+  maxBytes: number,
+  size: number,
+): { size: number; total: number } {
+  const list = (copy as { [key: string]: Json })[listKey];
+  if (!Array.isArray(list)) return { size, total: 0 };
+  const total = list.length;
+  let current = size;
+  while (current > maxBytes && list.length > 1) {
+    const removed = list.pop();
+    current -= bytes(removed) + 1;
+  }
+  return { size: current, total };
+}
+
+/**
  * Cuts a result down to `maxBytes` of JSON while keeping it valid against the tool's output
- * schema: elements of the largest arrays (down to one each), then long strings, then the last
- * elements. A page of results (`items` when `paged`) loses its trailing items, so its cursor
- * still continues after them; other arrays lose their first elements, because the API lists
- * histories oldest first and the latest messages matter most. Returns `undefined` when even
- * that cannot make it fit.
+ * schema. The result's main list (`listKey`: `items` of a page, `messages` of a history shown
+ * newest first) first loses whole elements from its end, down to one; then the largest other
+ * arrays lose elements (down to one each), then long strings are shortened, then the last
+ * elements go. Other arrays lose their first elements (histories list oldest first). Returns
+ * `undefined` when even that cannot make it fit.
  */
 export function fitResult(
   data: unknown,
   maxBytes: number,
-  paged = false,
+  listKey?: string,
 ): { data: unknown; truncation?: Truncation } | undefined {
   const state = { size: bytes(data), copy: structuredClone(data) as Json };
   if (state.size <= maxBytes) return { data };
   const cut = new Map<string, { kept: number; total: number; from: 'start' | 'end' }>();
+  if (listKey !== undefined) {
+    const list = cutList(state.copy, listKey, maxBytes, state.size);
+    state.size = list.size;
+    const kept = ((state.copy as { [key: string]: Json[] })[listKey] ?? []).length;
+    if (kept < list.total) cut.set(listKey, { kept, total: list.total, from: 'end' });
+  }
   const popLargest = (keep: number) => {
     while (state.size > maxBytes) {
-      const candidates = arrays(state.copy, [], []).filter((a) => a.array.length > keep);
+      const candidates = arrays(state.copy, [], []).filter(
+        (a) => a.array.length > (a.path.join('.') === listKey ? Math.max(keep, 1) : keep),
+      );
       const [largest] = candidates.sort((a, b) => bytes(b.array) - bytes(a.array));
       if (!largest) return;
       const key = largest.path.join('.');
       const total = cut.get(key)?.total ?? largest.array.length;
-      const from = paged && key === 'items' ? 'end' : 'start';
+      const from = key === listKey ? 'end' : 'start';
       const removed = from === 'end' ? largest.array.pop() : largest.array.shift();
       state.size -= bytes(removed) + (largest.array.length > 0 ? 1 : 0);
       cut.set(key, { kept: largest.array.length, total, from });

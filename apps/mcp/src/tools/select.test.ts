@@ -28,6 +28,13 @@ describe('selectTools', () => {
     );
   });
 
+  it('offers only toolsets that select a tool (issue 16, item 6)', () => {
+    for (const slug of TOOLSETS) expect(names({ toolsets: [slug] }).length, slug).toBeGreaterThan(0);
+    expect(TOOLSETS).not.toContain('page-links');
+    expect(TOOLSETS).not.toContain('topic-entries');
+    expect(() => selectTools(all, { toolsets: ['page-links'] })).toThrow(/Unknown toolset page-links/);
+  });
+
   it('intersects the switches: each one only narrows', () => {
     expect(names({ toolsets: ['pages'], readOnly: true })).toEqual(['list_pages', 'get_page']);
     expect(names({ tools: ['list_pages', 'create_page'], readOnly: true })).toEqual(['list_pages']);

@@ -1,4 +1,4 @@
-import { RESOURCE_GROUPS } from '@customer-api/contract';
+import { OPERATION_NAMES, operationMeta, RESOURCE_GROUPS } from '@customer-api/contract';
 import { type ToolDefinition, toolsetSlug } from './derive.js';
 
 /** Which tools a server exposes. Every switch only narrows: a tool is listed when it passes all of them. */
@@ -11,8 +11,13 @@ export interface ToolSelection {
   readonly tools?: readonly string[];
 }
 
-/** Toolset slugs: the specification's resource groups in kebab case (`pages`, `account-logs`, …). */
-export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.map(toolsetSlug);
+/**
+ * Toolset slugs: the specification's resource groups that have operations, in kebab case
+ * (`pages`, `account-logs`, …). A group without operations would select no tool.
+ */
+export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.filter((group) =>
+  OPERATION_NAMES.some((name) => operationMeta(name).group === group),
+).map(toolsetSlug);
 
 /** Raised for a selection naming unknown toolsets or tools, or selecting nothing. */
 export class SelectionError extends Error {
