@@ -67,4 +67,15 @@ export const accountsContract = c.router({
       'Records an event on an account given by accountId or by domain (the account is created when new). Pass an idempotencyKey to make retries safe: 200 returns the earlier entry, 409 means the key was used with a different body.',
     metadata: operation('Account Logs', 'create', { idempotent: true }),
   },
+  deleteAccountLog: {
+    method: 'DELETE',
+    path: '/account_logs/:account_log_id',
+    pathParams: z.object({ account_log_id: PathIdSchema }),
+    body: c.noBody(),
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    summary: 'Delete an account log',
+    description:
+      'Soft-deletes an account log (accountLogId from createAccountLog or listAccountActivity): deletedAt is set, listAccountActivity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.',
+    metadata: operation('Account Logs', 'delete'),
+  },
 });

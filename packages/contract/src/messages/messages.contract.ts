@@ -48,4 +48,15 @@ export const messagesContract = c.router({
       'Rolls the audience back to the snapshot stored with a message (hasSnapshot true) and marks later applied changes reverted. Send an empty object. 409 when the message has no snapshot.',
     metadata: operation('Audience Messages', 'restore'),
   },
+  publishAudienceMessage: {
+    method: 'POST',
+    path: '/pages/:page_id/audiences/:audience_id/messages/:message_id/publish',
+    pathParams: AudiencePathSchema.extend({ message_id: PathIdSchema }),
+    body: EmptyBodySchema,
+    responses: { 200: GetMessageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    summary: 'Publish a message',
+    description:
+      "Marks a message as the conversation's published one (conversation.publishedMessageId) and returns the history. Publishing another message replaces it; publishing the same one again changes nothing.",
+    metadata: operation('Audience Messages', 'transition'),
+  },
 });

@@ -1,6 +1,9 @@
 import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { AccountActivityItemSchema } from '../accounts/accounts.schemas.js';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
 import { operation } from '../common/operations.js';
+import { PathIdSchema } from '../common/primitives.js';
 import {
   CreatePersonBodySchema,
   CreatePersonLogBodySchema,
@@ -31,5 +34,16 @@ export const personsContract = c.router({
     description:
       "Records an event about a person (personId from createPerson or an account's linkedPersons); it shows in the account's activity with includePersonActivity.",
     metadata: operation('Person Logs', 'create'),
+  },
+  deletePersonLog: {
+    method: 'DELETE',
+    path: '/person_logs/:person_log_id',
+    pathParams: z.object({ person_log_id: PathIdSchema }),
+    body: c.noBody(),
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    summary: 'Delete a person log',
+    description:
+      "Soft-deletes a person log (personLogId from createPersonLog or listAccountActivity): deletedAt is set, the account's activity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.",
+    metadata: operation('Person Logs', 'delete'),
   },
 });

@@ -8,6 +8,7 @@ import {
   CreateWebhookSubscriptionBodySchema,
   RecoverWebhookDeliveriesBodySchema,
   RecoverWebhookDeliveriesResultSchema,
+  UpdateWebhookSubscriptionBodySchema,
   WebhookDeliverySchema,
   WebhookSubscriptionSchema,
   WebhookSubscriptionWithSecretSchema,
@@ -60,6 +61,17 @@ export const webhooksContract = c.router({
     summary: 'Delete a webhook subscription',
     description: 'Deletes a subscription; no further deliveries are made to it.',
     metadata: operation('Webhook Subscriptions', 'delete'),
+  },
+  updateWebhookSubscription: {
+    method: 'PATCH',
+    path: '/webhook_subscriptions/:webhook_subscription_id',
+    pathParams: SubscriptionPathSchema,
+    body: UpdateWebhookSubscriptionBodySchema,
+    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    summary: 'Update a webhook subscription',
+    description:
+      'Changes url, eventTypes, description or status. status active re-enables a disabled subscription (disabledReason cleared, pending deliveries resume); disabled pauses it. Changes apply to deliveries not yet attempted.',
+    metadata: operation('Webhook Subscriptions', 'update'),
   },
   rotateWebhookSubscriptionSecret: {
     method: 'POST',

@@ -46,6 +46,27 @@ export const CreateWebhookSubscriptionBodySchema = z
 /** Body of `createWebhookSubscription`. */
 export type CreateWebhookSubscriptionBody = z.input<typeof CreateWebhookSubscriptionBodySchema>;
 
+/**
+ * Body of `updateWebhookSubscription`: the fields to change (at least one). `status: active` on a
+ * disabled subscription clears `disabledReason` and resumes delivery of what is still pending.
+ */
+export const UpdateWebhookSubscriptionBodySchema = z
+  .object({
+    url: CreateWebhookSubscriptionBodySchema.shape.url.optional(),
+    eventTypes: z.array(WebhookEventTypeFilterSchema).min(1).max(10).optional(),
+    description: z.string().min(1).max(500).nullable().optional().describe('null removes it.'),
+    status: WebhookSubscriptionStatusSchema.optional().describe(
+      'disabled stops deliveries (they stay pending); active resumes them and clears disabledReason.',
+    ),
+  })
+  .strict()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Give at least one of url, eventTypes, description, status.',
+  })
+  .meta({ id: 'UpdateWebhookSubscriptionRequest' });
+/** Body of `updateWebhookSubscription`. */
+export type UpdateWebhookSubscriptionBody = z.input<typeof UpdateWebhookSubscriptionBodySchema>;
+
 /** States of a delivery attempt. */
 export const WebhookDeliveryStatusSchema = z.enum(['pending', 'succeeded', 'failed']);
 

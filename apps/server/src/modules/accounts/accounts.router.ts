@@ -2,7 +2,7 @@ import { requireAuth } from '../../http/auth.js';
 import { defineModule } from '../types.js';
 import { createAccountLog } from './account-logs.service.js';
 import * as accounts from './accounts.service.js';
-import { listAccountActivity } from './activity.service.js';
+import { deleteLog, listAccountActivity } from './activity.service.js';
 
 /** Accounts, their activity, and account logs. */
 export const accountsModule = defineModule('accounts', (deps) => ({
@@ -22,4 +22,8 @@ export const accountsModule = defineModule('accounts', (deps) => ({
     const result = await createAccountLog(deps, requireAuth(request).tenantId, body);
     return result.created ? { status: 201, body: result.log } : { status: 200, body: result.log };
   },
+  deleteAccountLog: async ({ params, request }) => ({
+    status: 200,
+    body: await deleteLog(deps, requireAuth(request).tenantId, 'account', params.account_log_id),
+  }),
 }));

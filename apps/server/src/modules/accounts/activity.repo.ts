@@ -99,3 +99,30 @@ export async function markActivityDeleted(db: Db, activityId: string, at: Date):
     .set({ deletedAt: at, updatedAt: at })
     .where(eq(accountActivity.id, activityId));
 }
+
+/** A tenant's activity item of an account log or a person log, by the log's id, locked. */
+export async function findActivityByLog(
+  db: Db,
+  tenantId: string,
+  kind: 'account' | 'person',
+  logId: string,
+): Promise<ActivityRow | undefined> {
+  const rows = await db
+    .select()
+    .from(accountActivity)
+    .where(
+      and(
+        eq(accountActivity.tenantId, tenantId),
+        eq(accountActivity.logId, logId),
+        sql`${accountActivity.kind} = ${kind}`,
+      ),
+    )
+    .for('update');
+  return rows[0];
+}
+
+/** The name of a person, when it still exists. */
+export async function personNameOf(db: Db, personId: string): Promise<string | null> {
+  const [row] = await db.select({ name: persons.name }).from(persons).where(eq(persons.id, personId));
+  return row?.name ?? null;
+}

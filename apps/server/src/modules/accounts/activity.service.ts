@@ -100,3 +100,33 @@ export async function deleteActivityItem(
     });
   });
 }
+
+/**
+ * Soft-deletes an account log or a person log by its id (deleteAccountLog, deletePersonLog): it
+ * then shows only with `includeDeleted=true`, and the account's counters stay exact. Deleting it
+ * again changes nothing and returns the same item.
+ */
+export async function deleteLog(
+  deps: Pick<AccountsDeps, 'db' | 'clock'>,
+  tenantId: string,
+  kind: 'account' | 'person',
+  logId: string,
+): Promise<AccountActivityItem> {
+  return deps.db.transaction(async (tx) => {
+    const row = await repo.findActivityByLog(tx, tenantId, kind, logId);
+    if (!row) throw new NotFoundError(`${kind === 'account' ? 'Account' : 'Person'} log ${logId} not found.`);
+    let current = row;
+    if (!row.deletedAt) {
+      const now = deps.clock();
+      await repo.markActivityDeleted(tx, row.id, now);
+      await accountsRepo.bumpAccount(
+        tx,
+        row.accountId,
+        kind === 'account' ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 },
+      );
+      current = { ...row, deletedAt: now, updatedAt: now };
+    }
+    const personName = row.personId ? await repo.personNameOf(tx, row.personId) : null;
+    return toActivityItem({ ...current, personName });
+  });
+}

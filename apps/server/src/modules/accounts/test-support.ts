@@ -12,7 +12,7 @@ import type { TestApp } from '../../test/test-app.js';
 /** A JSON request as the test's tenant (or `tenant`). */
 export async function send(
   t: TestApp,
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   payload?: unknown,
   tenant: TestTenant = t.tenant,

@@ -182,3 +182,16 @@ export async function revertChangesAfter(db: Db, audienceId: string, seq: number
       ),
     );
 }
+
+/** Sets the conversation's published message. */
+export async function setPublishedMessage(
+  db: Db,
+  conversationId: string,
+  messageId: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .update(conversations)
+    .set({ publishedMessageId: messageId, updatedAt: at })
+    .where(eq(conversations.id, conversationId));
+}

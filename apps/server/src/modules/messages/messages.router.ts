@@ -29,4 +29,13 @@ export const messagesModule = defineModule('messages', (deps) => ({
       messageId: params.message_id,
     }),
   }),
+  publishAudienceMessage: async ({ params, request }) => ({
+    status: 200,
+    body: await service.publishMessage(deps, {
+      tenantId: requireAuth(request).tenantId,
+      pageId: params.page_id,
+      audienceId: params.audience_id,
+      messageId: params.message_id,
+    }),
+  }),
 }));

@@ -220,3 +220,25 @@ export async function restoreMessage(
     return { success: true, messageId: message.id };
   });
 }
+
+/**
+ * Makes a message the conversation's published one (publishAudienceMessage) and returns the
+ * history. Publishing the published message again changes nothing (not even `updatedAt`).
+ */
+export async function publishMessage(
+  deps: MessagesDeps,
+  ref: AudienceRef & { messageId: string },
+): Promise<GetMessage> {
+  await deps.db.transaction(async (tx) => {
+    await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
+    const message = await repo.findMessage(tx, ref.tenantId, ref.audienceId, ref.messageId);
+    const conversation = message && (await repo.findConversation(tx, ref.tenantId, ref.audienceId));
+    if (!message || !conversation) {
+      throw new NotFoundError(`Message ${ref.messageId} not found in audience ${ref.audienceId}.`);
+    }
+    if (conversation.publishedMessageId !== message.id) {
+      await repo.setPublishedMessage(tx, conversation.id, message.id, deps.clock());
+    }
+  });
+  return getMessages(deps, ref);
+}

@@ -1,4 +1,5 @@
 import { requireAuth } from '../../http/auth.js';
+import { deleteLog } from '../accounts/activity.service.js';
 import { defineModule } from '../types.js';
 import { createPersonLog } from './person-logs.service.js';
 
@@ -7,5 +8,9 @@ export const personLogsModule = defineModule('person-logs', (deps) => ({
   createPersonLog: async ({ body, request }) => ({
     status: 201,
     body: await createPersonLog(deps, requireAuth(request).tenantId, body),
+  }),
+  deletePersonLog: async ({ params, request }) => ({
+    status: 200,
+    body: await deleteLog(deps, requireAuth(request).tenantId, 'person', params.person_log_id),
   }),
 }));

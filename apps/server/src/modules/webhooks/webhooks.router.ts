@@ -25,6 +25,15 @@ export const webhooksModule = defineModule('webhooks', (deps) => ({
       params.webhook_subscription_id,
     ),
   }),
+  updateWebhookSubscription: async ({ params, body, request }) => ({
+    status: 200,
+    body: await service.updateSubscription(
+      deps,
+      requireAuth(request).tenantId,
+      params.webhook_subscription_id,
+      body,
+    ),
+  }),
   rotateWebhookSubscriptionSecret: async ({ params, request }) => ({
     status: 200,
     body: await service.rotateSecret(deps, requireAuth(request).tenantId, params.webhook_subscription_id),

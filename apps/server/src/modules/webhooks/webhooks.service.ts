@@ -2,6 +2,7 @@ import type {
   CreateWebhookSubscriptionBodySchema,
   Paginated,
   PaginationQuery,
+  UpdateWebhookSubscriptionBodySchema,
   WebhookSubscription,
   WebhookSubscriptionWithSecret,
 } from '@customer-api/contract';
@@ -165,6 +166,37 @@ export async function deleteSubscription(
     return deleted;
   });
   if (!row) throw new NotFoundError(`Webhook subscription ${id} not found.`);
+  return toApiSubscription(row);
+}
+
+/**
+ * Changes a subscription's url, event types, description or status. `disabled` closes its queued
+ * attempts as deleting would (recoverWebhookDeliveries re-sends them later); `active` clears the
+ * reason and the failure streak, so delivery of new events resumes at once.
+ */
+export async function updateSubscription(
+  deps: WebhooksDeps,
+  tenantId: string,
+  id: string,
+  body: z.output<typeof UpdateWebhookSubscriptionBodySchema>,
+): Promise<WebhookSubscription> {
+  if (body.url !== undefined) checkReceiverUrl(body.url, deps.config.webhooks.allowInsecure);
+  const now = deps.clock();
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await requireSubscription(tx, tenantId, id, true);
+    const fields: repo.SubscriptionPatch = {
+      ...(body.url === undefined ? {} : { url: body.url }),
+      ...(body.eventTypes === undefined ? {} : { eventTypes: [...new Set(body.eventTypes)] }),
+      ...(body.description === undefined ? {} : { description: body.description }),
+      updatedAt: now,
+    };
+    if (body.status === 'disabled' && current.status === 'active') {
+      await disableSubscription(tx, id, 'Disabled by the tenant.', now);
+    } else if (body.status === 'active' && current.status === 'disabled') {
+      Object.assign(fields, { status: 'active', disabledReason: null, failingSince: null });
+    }
+    return repo.updateSubscription(tx, id, fields);
+  });
   return toApiSubscription(row);
 }
 
