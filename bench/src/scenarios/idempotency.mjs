@@ -3,6 +3,7 @@
 // see the same machine; (b) the key table after 100,000 keyed creations, with the default TTL
 // (every row kept) and with a 10 s TTL (the sweep holds it to about one TTL of writes).
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.mjs';
@@ -132,6 +133,10 @@ async function measureTable(ctx, name, creations, env) {
 export async function runIdempotency(ctx) {
   const samples = Number(process.env.BENCH_IDEMPOTENCY_SAMPLES ?? (ctx.quick ? 300 : 1000));
   const creations = Number(process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.quick ? 10_000 : 100_000));
+  const loadAtStart = os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' / ');
   const databaseUrl = await ensureDatabase('bench_idem', { fresh: true });
   const key = tenantKey(databaseUrl, 'bench-idempotency-latency');
   const server = await startOurs({ name: 'ours-24-idem', bin: ctx.nodes.n24, databaseUrl });
@@ -149,7 +154,15 @@ export async function runIdempotency(ctx) {
   const shortTtl = await measureTable(ctx, 'bench_idem_ttl', creations, {
     IDEMPOTENCY_TTL_S: String(SHORT_TTL_S),
   });
-  return { latency, roundTrip, defaultTtl, shortTtl, shortTtlS: SHORT_TTL_S, concurrency: CONCURRENCY };
+  return {
+    loadAtStart,
+    latency,
+    roundTrip,
+    defaultTtl,
+    shortTtl,
+    shortTtlS: SHORT_TTL_S,
+    concurrency: CONCURRENCY,
+  };
 }
 
 const ms = (v) => v.toFixed(2);
@@ -176,10 +189,11 @@ export function renderIdempotency(r, table) {
   return [
     '## 8. The cost of `Idempotency-Key`',
     '',
-    `Sequential requests on one connection against a server on PostgreSQL, alternating without and with a fresh key (${Object.values(r.latency)[0]?.samples ?? 0} of each per operation, after 200 warm-up requests), in ms. Target: under 1 ms added at p50. A keyed write makes four more round trips to PostgreSQL than the same write without a key (BEGIN, the lock with the read of the kept response, the kept response with the sweep, COMMIT; the service's own transaction becomes a savepoint); one round trip took ${r.roundTrip === undefined ? 'n/a' : ms(r.roundTrip)} ms at p50 in this run.`,
+    `Sequential requests on one connection against a server on PostgreSQL, alternating without and with a fresh key (${Object.values(r.latency)[0]?.samples ?? 0} of each per operation, after 200 warm-up requests), in ms. Target: under 1 ms added at p50. A keyed write makes four more round trips to PostgreSQL than the same write without a key (BEGIN, the lock with the read of the kept response, the kept response with the sweep, COMMIT; the service's own transaction becomes a savepoint); one round trip took ${r.roundTrip === undefined ? 'n/a' : ms(r.roundTrip)} ms at p50 in this run. Load average when the scenario started: ${r.loadAtStart ?? 'n/a'} (the machine is shared; latency figures move with it).`,
     '',
     table(['Operation', 'p50 without', 'p50 with key', 'added at p50', 'p99 without', 'p99 with key'], rows),
     '',
+    ...(r.note ? [r.note, ''] : []),
     `The key table after keyed \`createAccountLog\` requests from ${r.concurrency} connections: with the default TTL (24 h) every row is kept; with \`IDEMPOTENCY_TTL_S=${r.shortTtlS}\` each write sweeps up to 16 expired rows, so the table holds about ${r.shortTtlS} s of writes (rate × TTL) however many were made. MiB are the files on disk, the primary key and the expiry index included: rows the sweep removes leave space that later writes reuse (autovacuum), so with a short TTL the files keep the high-water mark of the run while the rows stay bounded; bytes/row divides the files by the live rows.`,
     '',
     table(
