@@ -70,7 +70,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const app = Fastify(fastifyOptions(config));
   const rateLimiter =
     options.rateLimiter ??
-    createRateLimiter({ ...config.rateLimit, redisUrl: config.redisUrl, pool: database.pool });
+    createRateLimiter({
+      ...config.rateLimit,
+      redisUrl: config.redisUrl,
+      pool: database.pool,
+      onRedisState: (state, err) =>
+        state === 'lost'
+          ? app.log.warn({ err }, 'Redis unreachable: rate limits are counted per process until it is back')
+          : app.log.info('Redis reachable again: rate limits are shared again'),
+    });
   app.addHook('onClose', async () => rateLimiter.close());
   await rateLimiter.ready();
 
@@ -88,6 +96,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.get('/healthz', async () => ({ status: 'ok', version: SERVER_VERSION }));
   app.get('/readyz', async () => {
     await database.ping();
+    // With REDIS_URL, Redis too: requests are still served without it (per-process limits).
+    await rateLimiter.ping?.().catch((cause: unknown) => {
+      throw new ServiceUnavailableError('Redis (REDIS_URL) is not reachable.', { cause });
+    });
     return { status: 'ready' };
   });
   // The committed document names a `{baseUrl}` variable; served, it names this server.
@@ -150,6 +162,8 @@ function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
     connectionTimeout: idleTimeoutMs,
     genReqId: genRequestId,
     requestIdHeader: false,
+    // Behind a load balancer, the client address (per-address limits, logs) comes from X-Forwarded-For.
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: BODY_LIMIT,
     return503OnClosing: false,
     clientErrorHandler: clientErrorHandler(config.baseUrl),
@@ -159,6 +173,13 @@ function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
       (reply as FastifyReply).header('x-request-id', request.id).status(body.status).send(body);
     },
   };
+}
+
+/** `TRUST_PROXY` as Fastify takes it: N hops become "trust the N nearest addresses". */
+function trustProxyOption(
+  value: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 /**

@@ -40,6 +40,55 @@ describe('loadConfig', () => {
     });
   });
 
+  it('parses the operator settings: TRUST_PROXY, SHUTDOWN_GRACE_MS, MIGRATE_ON_START, AUTH_CACHE_TTL_S', () => {
+    expect(loadConfig({})).toMatchObject({
+      trustProxy: false,
+      shutdownGraceMs: 10_000,
+      migrateOnStart: true,
+      authCacheTtlS: 30,
+    });
+    const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).trustProxy;
+    expect([trust('0'), trust('false'), trust('1'), trust('2'), trust('true')]).toEqual([
+      false,
+      false,
+      1,
+      2,
+      true,
+    ]);
+    expect(trust('10.0.0.0/8, 192.168.1.7,loopback, fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+      'fd00::/8',
+    ]);
+    expect(
+      loadConfig({ SHUTDOWN_GRACE_MS: '30000', MIGRATE_ON_START: '0', AUTH_CACHE_TTL_S: '0' }),
+    ).toMatchObject({ shutdownGraceMs: 30_000, migrateOnStart: false, authCacheTtlS: 0 });
+    for (const [name, value] of [
+      ['TRUST_PROXY', 'yes'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '17'],
+      ['SHUTDOWN_GRACE_MS', '-1'],
+      ['MIGRATE_ON_START', 'maybe'],
+      ['AUTH_CACHE_TTL_S', '3601'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(`${name}=`);
+    }
+  });
+
+  it('in production, refuses the embedded database unless DATA_DIR is explicit', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+      /NODE_ENV=production needs DATABASE_URL \(PostgreSQL\), or DATA_DIR set explicitly/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: ' ' })).toThrow(ConfigError);
+    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: '/var/lib/customer-api' }).dataDir).toBe(
+      '/var/lib/customer-api',
+    );
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe(
+      'postgres://u@h/db',
+    );
+  });
+
   it('treats empty URLs as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' })).toMatchObject({
       databaseUrl: undefined,

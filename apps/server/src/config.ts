@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const optionalText = z
@@ -24,6 +25,35 @@ const retrySchedule = z
       return z.NEVER;
     }
     return seconds;
+  });
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** A proxy address, CIDR range or proxy-addr name (`loopback`, `linklocal`, `uniquelocal`). */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+// 0: the peer is the client; N: trust N proxy hops; true: every hop; else the proxies' addresses.
+const trustProxy = z
+  .string()
+  .trim()
+  .default('0')
+  .transform((value, ctx): boolean | number | string[] => {
+    if (value === '' || value === '0' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value) && Number(value) <= 16) return Number(value);
+    const entries = value.split(',').map((part) => part.trim());
+    if (entries.every(isProxyAddress)) return entries;
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be 0, a number of proxy hops (1-16), true, or comma-separated proxy addresses/CIDRs',
+    });
+    return z.NEVER;
   });
 
 const EnvSchema = z.object({
@@ -69,7 +99,19 @@ const EnvSchema = z.object({
   IDEMPOTENCY_TTL_S: positiveInt(86_400),
   AUTH_CACHE_TTL_S: z.coerce.number<number>().int().min(0).max(3600).default(30),
   ASSET_MAX_BYTES: positiveInt(100 * 1024 * 1024),
-  ASSET_URL_TTL_S: z.coerce.number<number>().int().min(1).max(7 * 86_400).default(900),
+  ASSET_URL_TTL_S: z.coerce
+    .number<number>()
+    .int()
+    .min(1)
+    .max(7 * 86_400)
+    .default(900),
+  TRUST_PROXY: trustProxy,
+  SHUTDOWN_GRACE_MS: positiveInt(10_000, 0),
+  MIGRATE_ON_START: z
+    .enum(['1', '0', 'true', 'false'])
+    .default('1')
+    .transform((value) => value === '1' || value === 'true'),
+  DISPATCH_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -113,6 +155,14 @@ export interface Config {
   idempotencyTtlS: number;
   /** How long a process trusts a looked-up API key, in seconds: a revocation takes effect within it. */
   authCacheTtlS: number;
+  /** Which `X-Forwarded-For` hops are trusted for the client address (Fastify's `trustProxy`). */
+  trustProxy: boolean | number | string[];
+  /** How long SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
+  shutdownGraceMs: number;
+  /** Whether `serve`, `start` and `dispatch` apply pending migrations (else refuse to start on them). */
+  migrateOnStart: boolean;
+  /** Port of the `dispatch` process's `/healthz` and `/readyz`; undefined: it listens nowhere. */
+  dispatchPort: number | undefined;
   /** Asset content uploads and their download links. */
   assets: {
     /** Largest content or preview one upload may store (`ASSET_MAX_BYTES`). */
@@ -159,6 +209,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
   }
   const e = result.data;
+  if (e.NODE_ENV === 'production' && !e.DATABASE_URL && !env.DATA_DIR?.trim()) {
+    // A production server on the embedded database must say where its data lives.
+    throw new ConfigError(
+      'Invalid environment:\n  NODE_ENV=production needs DATABASE_URL (PostgreSQL), or DATA_DIR set explicitly for the embedded database',
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     nodeEnv: e.NODE_ENV,
@@ -184,6 +240,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     idempotencyTtlS: e.IDEMPOTENCY_TTL_S,
     authCacheTtlS: e.AUTH_CACHE_TTL_S,
     assets: { maxBytes: e.ASSET_MAX_BYTES, urlTtlS: e.ASSET_URL_TTL_S },
+    trustProxy: e.TRUST_PROXY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    migrateOnStart: e.MIGRATE_ON_START,
+    dispatchPort: e.DISPATCH_PORT,
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,

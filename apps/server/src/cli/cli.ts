@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
+import { NotMigratedError } from '../db/migrate.js';
 import { commandDispatch } from '../webhooks/dispatch-command.js';
 import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
 import { commandKeys, KEYS_USAGE } from './keys.js';
@@ -96,7 +97,7 @@ async function seed(config: Config, io: CliIo, args: string[]): Promise<number> 
 }
 
 function failWith(io: CliIo, err: unknown): number {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof NotMigratedError) {
     io.err(`${err.message}\n`);
   } else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
     io.err(`${err.message}\n\n${USAGE}\n`);

@@ -1,13 +1,11 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/client.js';
-import { runMigrations } from '../db/migrate.js';
+import { prepareDatabase } from '../db/migrate.js';
 import { startDispatcher } from '../webhooks/dispatch-command.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CliIo } from './cli.js';
 import { ensureDemo } from './demo-data.js';
-
-const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM
@@ -23,7 +21,7 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   try {
-    await runMigrations(database);
+    await prepareDatabase(database, config.migrateOnStart);
     const demo = options.demo ? await ensureDemo(database, config) : undefined;
     app = await buildApp({ config, database });
     await app.listen({ host: config.host, port: config.port });
@@ -44,7 +42,7 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
       if (stopping) return;
       stopping = true;
       running.log.info({ signal }, 'shutting down');
-      setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS).unref();
+      setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
       // In-flight requests and webhook deliveries both finish before the database closes.
       Promise.all([running.close(), dispatcher?.stop()])
         .then(() => database.close())

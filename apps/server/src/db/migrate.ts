@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
@@ -50,4 +53,40 @@ export async function runMigrations(database: Database): Promise<void> {
 
 async function ensureSecrets(db: Db): Promise<void> {
   await ensureSetting(db, CURSOR_SECRET_SETTING, () => randomBytes(32).toString('base64url'));
+}
+
+/** Thrown by {@link prepareDatabase} when migrations are pending and `MIGRATE_ON_START=0`. */
+export class NotMigratedError extends Error {
+  override readonly name = 'NotMigratedError';
+}
+
+/** How many of the shipped migrations the database has not applied yet. */
+export async function pendingMigrations(database: Database): Promise<number> {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: Array<{ when: number }>;
+  };
+  // drizzle records each applied migration's `when` in drizzle.__drizzle_migrations.created_at.
+  const exists = (await database.db.execute(
+    sql`SELECT to_regclass('drizzle.__drizzle_migrations') IS NOT NULL AS present`,
+  )) as unknown as { rows: Array<{ present: boolean }> };
+  if (!exists.rows[0]?.present) return journal.entries.length;
+  const last = (await database.db.execute(
+    sql`SELECT coalesce(max(created_at), 0)::float8 AS last FROM drizzle.__drizzle_migrations`,
+  )) as unknown as { rows: Array<{ last: number }> };
+  const applied = Number(last.rows[0]?.last ?? 0);
+  return journal.entries.filter((entry) => entry.when > applied).length;
+}
+
+/**
+ * What a serving process does with the schema at start: migrate (`MIGRATE_ON_START=1`, default),
+ * or refuse to run on pending migrations, saying how to apply them.
+ */
+export async function prepareDatabase(database: Database, migrateOnStart: boolean): Promise<void> {
+  if (migrateOnStart) return runMigrations(database);
+  const pending = await pendingMigrations(database);
+  if (pending > 0) {
+    throw new NotMigratedError(
+      `The database has ${pending} pending migration(s) and MIGRATE_ON_START=0: run \`customer-api migrate\` first.`,
+    );
+  }
 }

@@ -24,6 +24,8 @@ export interface RateLimiter {
   readonly windowSeconds: number;
   /** Resolves once the store accepts commands (rejects when Redis cannot be reached at start). */
   ready(): Promise<void>;
+  /** Rejects while a shared store outside the database (Redis) cannot be reached. */
+  ping?(): Promise<void>;
   /** Counts `points` (default 1) against `key`'s window. */
   consume(key: string, points?: number): Promise<RateLimitDecision>;
   /**
@@ -42,7 +44,12 @@ export interface RateLimitOptions {
   redisUrl?: string | undefined;
   /** PostgreSQL pool: counters shared through the `rate_limits` table. */
   pool?: pg.Pool | undefined;
+  /** Told when Redis is lost (at most every 30 s while it stays lost) and when it is back. */
+  onRedisState?: (state: 'lost' | 'back', err?: Error) => void;
 }
+
+/** Least time between two "Redis lost" reports of one outage. */
+const REDIS_REPORT_MS = 30_000;
 
 /**
  * Builds the limiter. Memory only for embedded PGlite, which is one process by design; with a
@@ -56,12 +63,24 @@ function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhau
   const base = { points: options.max, duration: options.windowMs / 1000, keyPrefix: 'rl' };
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    redis.on('error', () => {});
-    const limiter = new RateLimiterRedis({ ...base, storeClient: redis, useRedisPackage: false });
-    return batched('redis', limiter, options.max, {
-      ready: () => redisReady(redis),
-      close: async () => redis.disconnect(),
+    watchRedis(redis, options.onRedisState);
+    // While Redis is unreachable each process counts on its own (decided: a degraded limit, not
+    // 503 on every request); the shared counts resume when it is back.
+    const limiter = new RateLimiterRedis({
+      ...base,
+      storeClient: redis,
+      useRedisPackage: false,
+      insuranceLimiter: new RateLimiterMemory(base),
     });
+    return {
+      ...batched('redis', limiter, options.max, {
+        ready: () => redisReady(redis),
+        close: async () => redis.disconnect(),
+      }),
+      ping: async () => {
+        await redis.ping();
+      },
+    };
   }
   if (options.pool) {
     const limiter = new RateLimiterPostgres({
@@ -75,6 +94,29 @@ function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhau
     return batched('postgres', limiter, options.max, { ready: async () => {}, close: async () => {} });
   }
   return wrap('memory', new RateLimiterMemory(base), options.max, async () => {});
+}
+
+/** Reports a lost connection (once per {@link REDIS_REPORT_MS}) and its return. */
+function watchRedis(redis: Redis, report: RateLimitOptions['onRedisState']): void {
+  let connected = false;
+  let reportedAt = 0;
+  redis.on('error', (err: Error) => {
+    if (Date.now() - reportedAt < REDIS_REPORT_MS) return;
+    reportedAt = Date.now();
+    report?.('lost', err);
+  });
+  redis.on('close', () => {
+    if (connected && Date.now() - reportedAt >= REDIS_REPORT_MS) {
+      reportedAt = Date.now();
+      report?.('lost');
+    }
+    connected = false;
+  });
+  redis.on('ready', () => {
+    if (reportedAt > 0) report?.('back');
+    reportedAt = 0;
+    connected = true;
+  });
 }
 
 /** Waits for the connection: with the offline queue off, commands sent earlier would fail. */

@@ -1,9 +1,10 @@
 import { pino } from 'pino';
 import type { Config } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
-import { runMigrations } from '../db/migrate.js';
+import { prepareDatabase } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { buildDispatchHealth } from './dispatch-health.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
 
@@ -26,8 +27,9 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
 
 /**
  * `customer-api dispatch`: a process that only delivers webhooks. Several may run against one
- * PostgreSQL (each claims disjoint attempts); on SIGTERM or SIGINT it finishes in-flight
- * deliveries, then exits.
+ * PostgreSQL (each claims disjoint attempts). With `DISPATCH_PORT` set it answers `/healthz` and
+ * `/readyz` on `HOST:DISPATCH_PORT`.
+ * On SIGTERM or SIGINT it finishes in-flight deliveries (at most `SHUTDOWN_GRACE_MS`), then exits.
  */
 export async function commandDispatch(config: Config): Promise<number> {
   const log = pino({ level: config.logLevel }).child({ component: 'webhooks' });
@@ -37,19 +39,25 @@ export async function commandDispatch(config: Config): Promise<number> {
     poolSize: config.database.poolSize,
     statementTimeoutMs: config.database.statementTimeoutMs,
   });
+  const health = config.dispatchPort === undefined ? undefined : buildDispatchHealth(config, database);
   let dispatcher: WebhookDispatcher;
   try {
-    await runMigrations(database);
+    await prepareDatabase(database, config.migrateOnStart);
+    await health?.listen({ host: config.host, port: config.dispatchPort });
     dispatcher = startDispatcher(database, config, log);
   } catch (err) {
+    await health?.close();
     await database.close();
     throw err;
   }
+  if (health) log.info({ readyz: `http://${config.host}:${config.dispatchPort}/readyz` }, 'health checks');
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
       log.info({ signal }, 'stopping the webhook dispatcher');
+      setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
       dispatcher
         .stop()
+        .then(() => health?.close())
         .then(() => database.close())
         .then(
           () => resolve(0),

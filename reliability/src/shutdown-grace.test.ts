@@ -1,0 +1,59 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, pool } from './lib/http.js';
+import { baseEnv, createKey, startProcess } from './lib/server-process.js';
+import { subscribe, versionTarget } from './lib/webhook-load.js';
+
+const GRACE_MS = 1_500;
+
+describe('SHUTDOWN_GRACE_MS', () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('SIGTERM with a delivery that never ends: the process exits 1 after the grace, not before', async () => {
+    // A receiver that takes every delivery and never answers.
+    const held = createServer(() => {});
+    held.listen(0, '127.0.0.1');
+    await once(held, 'listening');
+    const arrived = once(held, 'request');
+    cleanups.push(async () => {
+      held.closeAllConnections();
+      held.close();
+    });
+    const dataDir = await mkdtemp(join(tmpdir(), 'reliability-grace-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const env = baseEnv({
+      DATA_DIR: dataDir,
+      WEBHOOKS_ALLOW_INSECURE: '1',
+      WEBHOOKS_TIMEOUT_MS: '600000',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
+    const apiKey = await createKey(env, 'grace');
+    const server = await startProcess(env);
+    cleanups.push(async () => {
+      if (server.child.exitCode === null) await server.kill9();
+    });
+    const client = pool(server.url, 2);
+    cleanups.push(() => client.close());
+    await subscribe(client, apiKey, `http://127.0.0.1:${(held.address() as AddressInfo).port}/hook`);
+    const path = await versionTarget(client, apiKey);
+    expect((await call(client, 'POST', path, { apiKey, body: {} })).status).toBe(201);
+    await arrived;
+
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    const code = await server.exited;
+    const took = Date.now() - signalled;
+    expect(code).toBe(1);
+    expect(took).toBeGreaterThanOrEqual(GRACE_MS);
+    // Far from the 10 s default: the setting, not the default, decided.
+    expect(took).toBeLessThan(GRACE_MS + 5_000);
+  });
+});
