@@ -14,10 +14,12 @@ let mcp: Connected;
 const keys: string[] = [];
 let loseNextCreate = false;
 
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
 function forwardable(headers: IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (name !== 'host' && name !== 'connection' && typeof value === 'string') out[name] = value;
+    if (!HOP_BY_HOP.has(name) && typeof value === 'string') out[name] = value;
   }
   return out;
 }
