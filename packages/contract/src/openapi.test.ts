@@ -40,7 +40,9 @@ describe('openapi.json', () => {
 
   it('uses the contract operation names as operationIds, once each', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    expect(ids.sort()).toEqual([...OPERATION_NAMES].sort());
+    // Plus the asset content routes served beside the contract (raw bodies, signed downloads).
+    const content = ['putAssetContent', 'putAssetPreview', 'downloadAssetContent', 'downloadAssetPreview'];
+    expect(ids.sort()).toEqual([...OPERATION_NAMES, ...content].sort());
   });
 
   it('gives the message history endpoint exactly the specification error statuses', () => {
@@ -85,7 +87,11 @@ describe('openapi.json tells the whole truth', () => {
 
   it('names the scope each operation needs: read for GET, write for the rest', () => {
     for (const op of operations()) {
-      expect(op.security, op.operationId).toEqual([{ apiKey: [op.method === 'get' ? 'read' : 'write'] }]);
+      // A signed download link is its own credential: no key.
+      const scopes = op.operationId.startsWith('downloadAsset')
+        ? []
+        : [{ apiKey: [op.method === 'get' ? 'read' : 'write'] }];
+      expect(op.security, op.operationId).toEqual(scopes);
     }
     expect(committed.components.securitySchemes.apiKey.description).toContain('`write` every other one');
   });

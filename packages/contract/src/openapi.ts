@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ERROR_CATALOG } from './common/errors.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
+import { assetContentPaths } from './openapi-content.js';
 import { WEBHOOK_EVENT_TYPES, WebhookDeliveryBodySchema } from './webhooks/events.schemas.js';
 
 /** A JSON value as written into the OpenAPI document. */
@@ -230,6 +231,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
     }
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
+  Object.assign(paths, assetContentPaths());
   const webhooks: Record<string, JsonObject> = {};
   for (const type of WEBHOOK_EVENT_TYPES) {
     webhooks[type] = {

@@ -1,0 +1,87 @@
+// Asset content routes: raw bodies and byte responses, served beside the contract (ts-rest's
+// model is JSON), described here so the OpenAPI document lists every route the server answers.
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+const assetId: JsonObject = {
+  name: 'asset_id',
+  in: 'path',
+  required: true,
+  description: 'Id of the asset, as an earlier response gave it.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+const error = (description: string): JsonObject => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+});
+
+function upload(kind: 'content' | 'preview'): JsonObject {
+  return {
+    operationId: kind === 'content' ? 'putAssetContent' : 'putAssetPreview',
+    summary: kind === 'content' ? "Upload an asset's content" : "Upload an asset's preview",
+    description: `The request body is the raw bytes (any media type, sent as Content-Type; absent: application/octet-stream), at most ASSET_MAX_BYTES (default 100 MiB). Replaces the earlier ${kind} atomically: a failed upload keeps it.${kind === 'preview' ? ' Until a preview is put, previewDownloadUrl serves the content.' : ''} Not part of the ts-rest contract: the client has putAsset${kind === 'content' ? 'Content' : 'Preview'}.`,
+    tags: ['Assets'],
+    security: [{ apiKey: ['write'] }],
+    parameters: [assetId],
+    requestBody: {
+      required: true,
+      content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+    },
+    responses: {
+      '200': {
+        description: 'The asset, with fresh signed download links.',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Asset' } } },
+      },
+      '400': error('Body over ASSET_MAX_BYTES, or Content-Type not a media type.'),
+      '401': error('Missing or unknown API key.'),
+      '403': error('The key lacks the write scope.'),
+      '404': error("Unknown asset, or another tenant's."),
+      '429': error('Rate limited.'),
+    },
+  };
+}
+
+function download(kind: 'content' | 'preview'): JsonObject {
+  const query = (name: string, description: string): JsonObject => ({
+    name,
+    in: 'query',
+    required: true,
+    description,
+    schema: { type: 'string' },
+  });
+  return {
+    operationId: kind === 'content' ? 'downloadAssetContent' : 'downloadAssetPreview',
+    summary: kind === 'content' ? "Download an asset's content" : "Download an asset's preview",
+    description: `The address an Asset's ${kind === 'content' ? 'downloadUrl' : 'previewDownloadUrl'} gives, signed and expiring (ASSET_URL_TTL_S, default 15 min); no API key. Honours one bytes Range (206; 416 when it starts past the end; several ranges: the whole body) and If-None-Match (304).${kind === 'preview' ? ' Serves the content until a preview is put.' : ''}`,
+    tags: ['Assets'],
+    security: [],
+    parameters: [
+      assetId,
+      query('expires', 'Expiry of the link (Unix seconds), as the link gives it.'),
+      query('signature', 'Signature of the link, as the link gives it.'),
+    ],
+    responses: {
+      '200': {
+        description: 'The bytes, with their Content-Type, Content-Length, ETag and Cache-Control: private.',
+        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      },
+      '206': { description: 'The requested range, with Content-Range.' },
+      '304': { description: 'Not modified (If-None-Match matched the ETag).' },
+      '403': error('Forged, altered or expired link.'),
+      '404': error('Nothing uploaded yet.'),
+      '416': { description: 'Range not satisfiable; Content-Range: bytes */size.' },
+    },
+  };
+}
+
+/** Path items of the asset content routes (upload and signed download). */
+export function assetContentPaths(): Record<string, JsonObject> {
+  return {
+    '/v0/assets/{asset_id}/content': { put: upload('content') },
+    '/v0/assets/{asset_id}/preview': { put: upload('preview') },
+    '/v0/assets/{asset_id}/download': { get: download('content') },
+    '/v0/assets/{asset_id}/preview/download': { get: download('preview') },
+  };
+}
