@@ -13,7 +13,7 @@ export interface ErrorPage {
 }
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'";
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 function html(page: ErrorPage): string {
@@ -26,9 +26,9 @@ function html(page: ErrorPage): string {
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:3rem auto;padding:0 1rem;color:#222}code{background:#f2f2f2;padding:0 .2em}footer{margin-top:2rem;font-size:.9em;color:#555}</style>
 </head><body>
 <h1>${page.code}</h1>
-<p><strong>HTTP ${page.status} ${page.title}.</strong> ${escape(page.meaning)}</p>
+<p><strong>HTTP ${page.status} ${page.title}.</strong> ${escapeHtml(page.meaning)}</p>
 <h2>What to do</h2>
-<p>${escape(page.action)}</p>
+<p>${escapeHtml(page.action)}</p>
 <p>Every error response is a JSON object with this page's address as <code>type</code>, the code, a <code>detail</code> for this occurrence and the <code>requestId</code> to quote when reporting it.</p>
 <footer>Other codes: ${others}. The <a href="../docs">API reference</a>.</footer>
 </body></html>
