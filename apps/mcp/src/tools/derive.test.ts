@@ -119,6 +119,25 @@ describe('deriveTools', () => {
   });
 });
 
+describe('schemas in one style (issue 16, item 5)', () => {
+  const nullBranches = (node: unknown): number => {
+    if (Array.isArray(node)) return node.reduce((n: number, child) => n + nullBranches(child), 0);
+    if (typeof node !== 'object' || node === null) return 0;
+    const own = Object.entries(node).reduce((n, [, child]) => n + nullBranches(child), 0);
+    const anyOf = (node as { anyOf?: unknown[] }).anyOf;
+    return own + (anyOf?.some((v) => JSON.stringify(v) === '{"type":"null"}') ? 1 : 0);
+  };
+
+  it('inlines every $ref and writes a nullable value only as type: [T, "null"]', () => {
+    for (const t of tools) {
+      const json = JSON.stringify([t.inputSchema, t.outputSchema]);
+      expect(json, t.name).not.toContain('$ref');
+      expect(json, t.name).not.toContain('$defs');
+      expect(nullBranches([t.inputSchema, t.outputSchema]), t.name).toBe(0);
+    }
+  });
+});
+
 describe('id hints', () => {
   it('says where every path id comes from, naming tools that show it and do not need it', () => {
     for (const t of tools) {

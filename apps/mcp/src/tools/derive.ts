@@ -9,9 +9,9 @@ import {
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
-import { withIdSources } from './id-sources.js';
 import { ARGUMENT_DESCRIPTIONS } from './descriptions.js';
-import { type JsonSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
+import { withIdSources } from './id-sources.js';
+import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
@@ -137,8 +137,8 @@ export function deriveTool(operation: OperationName): ToolDefinition {
     operation,
     title,
     description: describe(route, meta, messageWindow),
-    inputSchema: input.schema,
-    outputSchema: output,
+    inputSchema: normalizeSchema(input.schema),
+    outputSchema: normalizeSchema(output),
     annotations: annotationsOf(operation, meta),
     meta,
     toolset: toolsetSlug(meta.group),

@@ -113,3 +113,41 @@ export function outputView(json: JsonSchema, maxDepth: number, envelope = false)
   };
   return walk(json, 0, []) as JsonSchema;
 }
+
+function nullable(node: JsonSchema): JsonSchema {
+  const variants = node.anyOf;
+  if (!Array.isArray(variants) || variants.length !== 2) return node;
+  const isNull = (v: unknown) => isObject(v) && v.type === 'null' && Object.keys(v).length === 1;
+  const other = variants.find((v) => !isNull(v));
+  if (!variants.some(isNull) || !isObject(other) || typeof other.type !== 'string') return node;
+  const { anyOf: _anyOf, ...outer } = node;
+  const merged: JsonSchema = { ...other, ...outer, type: [other.type, 'null'] };
+  if (Array.isArray(other.enum)) merged.enum = [...other.enum, null];
+  return merged;
+}
+
+/**
+ * One way to say everything, for a model reading `tools/list`: local `$ref`s are replaced by their
+ * definitions (a recursive one by `{}`, which accepts anything) and `$defs` dropped, and a value
+ * that may be null is always `type: [T, "null"]` (never `anyOf` with a `{type: "null"}` branch).
+ * Accepts exactly what the input accepted.
+ */
+export function normalizeSchema(json: JsonSchema): JsonSchema {
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  const walk = (node: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((child) => walk(child, seen));
+    if (!isObject(node)) return node;
+    const name = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref)?.[1] : undefined;
+    if (name !== undefined) {
+      const { $ref: _ref, ...rest } = node;
+      if (seen.includes(name) || !defs[name]) return rest;
+      return walk({ ...defs[name], ...rest }, [...seen, name]);
+    }
+    const out: JsonSchema = {};
+    for (const [key, child] of Object.entries(node)) {
+      if (key !== '$defs') out[key] = walk(child, seen);
+    }
+    return nullable(out);
+  };
+  return walk(json, []) as JsonSchema;
+}
