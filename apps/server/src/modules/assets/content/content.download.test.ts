@@ -126,6 +126,18 @@ describe('GET /v0/assets/{asset_id}/download (signed link)', () => {
     expect([current.statusCode, current.body]).toEqual([206, 'ab']);
   });
 
+  it('answers HEAD with the headers of the GET and no body', async () => {
+    const asset = await uploaded();
+    const url = new URL(asset.downloadUrl);
+    const res = await t.app.inject({ method: 'HEAD', url: url.pathname + url.search });
+    expect([res.statusCode, res.headers['content-length'], res.headers['content-type'], res.body]).toEqual([
+      200,
+      '26',
+      'text/plain; charset=utf-8',
+      '',
+    ]);
+  });
+
   it('answers 304 to If-None-Match with the current ETag, and 200 once the content changed', async () => {
     const asset = await uploaded();
     const etag = (await getLink(t, asset.downloadUrl)).headers.etag as string;

@@ -87,16 +87,16 @@ export function registerContentDownloads(app: FastifyInstance, deps: service.Con
     if (range.kind === 'unsatisfiable')
       return reply.status(416).header('content-range', `bytes */${file.size}`).send();
     const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, file.size - 1];
+    if (range.kind === 'partial')
+      reply.status(206).header('content-range', `bytes ${start}-${end}/${file.size}`);
+    reply.type(file.contentType).header('content-length', String(end - start + 1));
+    // HEAD answers the headers without reading a byte of the blob.
+    if (request.method === 'HEAD') return reply.send(Readable.from([]));
     const stream = await deps.store.get(file.blobId, start, end);
     // Replaced (and the old bytes removed) between the lookup and the read: the next try sees the new.
     if (!stream)
       throw new ServiceUnavailableError('The content was replaced while this download started; retry.');
-    if (range.kind === 'partial')
-      reply.status(206).header('content-range', `bytes ${start}-${end}/${file.size}`);
-    return reply
-      .type(file.contentType)
-      .header('content-length', String(end - start + 1))
-      .send(stream);
+    return reply.send(stream);
   };
   app.get('/v0/assets/:asset_id/download', download('content'));
   app.get('/v0/assets/:asset_id/preview/download', download('preview'));
