@@ -138,6 +138,20 @@ describe('schemas in one style (issue 16, item 5)', () => {
   });
 });
 
+describe('wording for a model (issue 16, item 5)', () => {
+  it('says error codes, not HTTP statuses, request bodies or query parameters', () => {
+    const texts = JSON.stringify(tools.map((t) => [t.description, t.inputSchema, t.outputSchema]));
+    const descriptions = [...texts.matchAll(/"description":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
+    descriptions.push(...tools.map((t) => t.description));
+    for (const text of descriptions) {
+      expect(text).not.toMatch(/\b(200|201|400|401|403|404|409|429|500|503)\b/);
+      expect(text).not.toMatch(/empty object|query parameter/i);
+    }
+    expect(tool('restore_page').description).toContain('CONFLICT when');
+    expect(texts).not.toMatch(/\b(createPerson|createAsset|listPages)\b/);
+  });
+});
+
 describe('id hints', () => {
   it('says where every path id comes from, naming tools that show it and do not need it', () => {
     for (const t of tools) {

@@ -9,7 +9,7 @@ import {
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
-import { ARGUMENT_DESCRIPTIONS } from './descriptions.js';
+import { ARGUMENT_DESCRIPTIONS, reword, rewordSchema } from './descriptions.js';
 import { withIdSources } from './id-sources.js';
 import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
@@ -78,11 +78,14 @@ const OPERATION_PATTERN = new RegExp(
   'g',
 );
 
+/** Contract texts name operations (`listPages`) and HTTP statuses; a model sees tools and error codes. */
+function forModel(text: string): string {
+  return reword(text).replace(OPERATION_PATTERN, (name) => toolName(name));
+}
+
 /** Contract descriptions name operations (`listPages`); a model sees tools (`list_pages`). */
 function describe(route: AppRoute, meta: OperationMeta, messageWindow: boolean): string {
-  const text = (route.description ?? route.summary ?? '').replace(OPERATION_PATTERN, (name) =>
-    toolName(name),
-  );
+  const text = forModel(route.description ?? route.summary ?? '');
   if (messageWindow) {
     return `${text.replace('messages oldest first', 'messages')} Messages come newest first, ${DEFAULT_MESSAGES_LIMIT} unless limit is set; when nextBefore is not null, call again with before=nextBefore for older ones.`;
   }
@@ -137,8 +140,8 @@ export function deriveTool(operation: OperationName): ToolDefinition {
     operation,
     title,
     description: describe(route, meta, messageWindow),
-    inputSchema: normalizeSchema(input.schema),
-    outputSchema: normalizeSchema(output),
+    inputSchema: rewordSchema(normalizeSchema(input.schema), forModel),
+    outputSchema: rewordSchema(normalizeSchema(output), forModel),
     annotations: annotationsOf(operation, meta),
     meta,
     toolset: toolsetSlug(meta.group),
