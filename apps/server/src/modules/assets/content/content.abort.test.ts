@@ -63,7 +63,8 @@ function startPut(assetId: string, headers: Record<string, string> = {}) {
     headers: { ...t.auth(), 'content-type': 'application/octet-stream', ...headers },
   });
   request.on('error', () => {});
-  const response = once(request, 'response').then(async ([res]: [http.IncomingMessage]) => {
+  const response = once(request, 'response').then(async (args) => {
+    const res = args[0] as http.IncomingMessage;
     const chunks: Buffer[] = [];
     for await (const chunk of res) chunks.push(chunk as Buffer);
     return { status: res.statusCode, body: Buffer.concat(chunks).toString() };
