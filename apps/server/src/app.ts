@@ -34,6 +34,8 @@ import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { type IdSource, newId } from './lib/ids.js';
 import { CursorCodec } from './lib/pagination.js';
+import { registerHttpMetrics } from './metrics/http-metrics.js';
+import { createMetrics, type Metrics } from './metrics/registry.js';
 import { registerContentDownloads, registerContentUploads } from './modules/assets/content/content.router.js';
 import type { ContentDeps } from './modules/assets/content/content.service.js';
 import { DownloadLinks } from './modules/assets/content/links.js';
@@ -60,6 +62,8 @@ export interface BuildAppOptions {
   tenantBandwidth?: TenantBandwidth;
   /** Defaults to the store the configuration implies (PostgreSQL, or a directory under DATA_DIR). */
   assetStore?: AssetStore;
+  /** Where the app counts its requests; defaults to a registry of its own (served by no one). */
+  metrics?: Metrics;
 }
 
 const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
@@ -83,6 +87,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await rateLimiter.ready();
 
   app.decorateRequest('auth', null);
+  registerHttpMetrics(app, options.metrics ?? createMetrics());
   registerConnectionTimeouts(app, config.http);
   registerRequestId(app);
   registerServerHeader(app);

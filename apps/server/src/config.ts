@@ -112,6 +112,7 @@ const EnvSchema = z.object({
     .default('1')
     .transform((value) => value === '1' || value === 'true'),
   DISPATCH_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -163,6 +164,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** Port of the `dispatch` process's `/healthz` and `/readyz`; undefined: it listens nowhere. */
   dispatchPort: number | undefined;
+  /** Port of `GET /metrics` (Prometheus) of `serve` and `dispatch`; undefined: metrics are off. */
+  metricsPort: number | undefined;
   /** Asset content uploads and their download links. */
   assets: {
     /** Largest content or preview one upload may store (`ASSET_MAX_BYTES`). */
@@ -244,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     migrateOnStart: e.MIGRATE_ON_START,
     dispatchPort: e.DISPATCH_PORT,
+    metricsPort: e.METRICS_PORT,
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,

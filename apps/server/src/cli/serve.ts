@@ -2,6 +2,7 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
+import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import { startDispatcher } from '../webhooks/dispatch-command.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CliIo } from './cli.js';
@@ -20,10 +21,12 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
   });
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
+  let observed: ProcessMetrics | undefined;
   try {
     await prepareDatabase(database, config.migrateOnStart);
     const demo = options.demo ? await ensureDemo(database, config) : undefined;
-    app = await buildApp({ config, database });
+    observed = await startProcessMetrics(config, database);
+    app = await buildApp({ config, database, metrics: observed.metrics });
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.dispatchInServer) {
       dispatcher = startDispatcher(database, config, app.log.child({ component: 'webhooks' }));
@@ -32,10 +35,12 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
   } catch (err) {
     await dispatcher?.stop();
     await app?.close();
+    await observed?.listener?.close();
     await database.close();
     throw err;
   }
   const running = app;
+  const metricsListener = observed.listener;
   return new Promise<number>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {
@@ -44,7 +49,7 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
       running.log.info({ signal }, 'shutting down');
       setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
       // In-flight requests and webhook deliveries both finish before the database closes.
-      Promise.all([running.close(), dispatcher?.stop()])
+      Promise.all([running.close(), dispatcher?.stop(), metricsListener?.close()])
         .then(() => database.close())
         .then(
           () => resolve(0),

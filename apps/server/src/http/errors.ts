@@ -67,11 +67,15 @@ export class ValidationError extends DomainError {
   }
 }
 
-/** 429 RATE_LIMITED. */
+/** Which limit a 429 reached: the key's or the address's window, the tenant's database share, large responses. */
+export type RateLimitReason = 'key' | 'address' | 'tenant_share' | 'large_responses';
+
+/** 429 RATE_LIMITED; `reason` names the limit that was reached (a metrics label). */
 export class RateLimitedError extends DomainError {
   constructor(
     details: RateLimitDetails,
     message = `Rate limit of ${details.limit} requests per window exceeded; retry in ${details.retryAfter} s.`,
+    readonly reason: RateLimitReason = 'key',
   ) {
     super('RATE_LIMITED', message, details);
   }
@@ -83,6 +87,7 @@ function tenantShareError(err: TenantShareExceeded): RateLimitedError {
   return new RateLimitedError(
     { limit: err.limit, remaining: 0, resetTime: Date.now() + err.retryAfterMs, retryAfter },
     `This tenant already runs ${err.limit} database operations at once (its share); retry in ${retryAfter} s or send fewer requests in parallel.`,
+    'tenant_share',
   );
 }
 

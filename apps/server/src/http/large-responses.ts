@@ -68,6 +68,7 @@ function lineFull(bandwidth: TenantBandwidth): RateLimitedError {
   return new RateLimitedError(
     { limit: streams + waiting, remaining: 0, resetTime: Date.now() + retryAfter * 1000, retryAfter },
     `This tenant already has ${streams + waiting} large responses in progress (its share: ${mib(bytesPerSecond)} MiB/s); retry in ${retryAfter} s or read fewer large results at once.`,
+    'large_responses',
   );
 }
 

@@ -390,6 +390,6 @@ export async function enforceRateLimit(
   reply.header('ratelimit', `"default";r=${decision.remaining};t=${resetSeconds}`);
   if (!decision.allowed) {
     const { allowed: _allowed, ...details } = decision;
-    throw new RateLimitedError(details);
+    throw new RateLimitedError(details, undefined, key.startsWith('ip:') ? 'address' : 'key');
   }
 }

@@ -7,6 +7,7 @@ import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { TenantBandwidth } from '../http/tenant-bandwidth.js';
 import type { Clock } from '../lib/clock.js';
+import type { Metrics } from '../metrics/registry.js';
 import type { AssetStore } from '../modules/assets/content/store.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -26,6 +27,8 @@ export interface TestAppOptions {
   tenantBandwidth?: TenantBandwidth;
   /** The app's asset store (a test observing what an upload stores). */
   assetStore?: (database: Database, config: Config) => Promise<AssetStore>;
+  /** Where the app counts its requests (a test reading its metrics). */
+  metrics?: Metrics;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -72,6 +75,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       ...(options.tenantShare ? { tenantShare: options.tenantShare } : {}),
       ...(options.tenantBandwidth ? { tenantBandwidth: options.tenantBandwidth } : {}),
       ...(options.assetStore ? { assetStore: await options.assetStore(t.database, t.config) } : {}),
+      ...(options.metrics ? { metrics: options.metrics } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);

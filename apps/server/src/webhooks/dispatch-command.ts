@@ -4,6 +4,7 @@ import { type Database, openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import { buildDispatchHealth } from './dispatch-health.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
@@ -28,7 +29,7 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
 /**
  * `customer-api dispatch`: a process that only delivers webhooks. Several may run against one
  * PostgreSQL (each claims disjoint attempts). With `DISPATCH_PORT` set it answers `/healthz` and
- * `/readyz` on `HOST:DISPATCH_PORT`.
+ * `/readyz` on `HOST:DISPATCH_PORT`, and with `METRICS_PORT` `GET /metrics` on `HOST:METRICS_PORT`.
  * On SIGTERM or SIGINT it finishes in-flight deliveries (at most `SHUTDOWN_GRACE_MS`), then exits.
  */
 export async function commandDispatch(config: Config): Promise<number> {
@@ -41,15 +42,19 @@ export async function commandDispatch(config: Config): Promise<number> {
   });
   const health = config.dispatchPort === undefined ? undefined : buildDispatchHealth(config, database);
   let dispatcher: WebhookDispatcher;
+  let observed: ProcessMetrics | undefined;
   try {
     await prepareDatabase(database, config.migrateOnStart);
     await health?.listen({ host: config.host, port: config.dispatchPort });
+    observed = await startProcessMetrics(config, database);
     dispatcher = startDispatcher(database, config, log);
   } catch (err) {
     await health?.close();
+    await observed?.listener?.close();
     await database.close();
     throw err;
   }
+  const metricsListener = observed.listener;
   if (health) log.info({ readyz: `http://${config.host}:${config.dispatchPort}/readyz` }, 'health checks');
   return new Promise<number>((resolve) => {
     const stop = (signal: string) => {
@@ -57,7 +62,7 @@ export async function commandDispatch(config: Config): Promise<number> {
       setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
       dispatcher
         .stop()
-        .then(() => health?.close())
+        .then(() => Promise.all([health?.close(), metricsListener?.close()]))
         .then(() => database.close())
         .then(
           () => resolve(0),

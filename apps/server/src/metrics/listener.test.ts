@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
+import { testConfig } from '../test/test-app.js';
+import { parseExposition } from './exposition.js';
+import { startProcessMetrics } from './start.js';
+
+describe('the /metrics listener', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ databaseUrl: loadTestSettings().databaseUrl, dataDir: 'memory://' });
+  }, 60_000);
+  afterAll(async () => {
+    await database?.close();
+  });
+
+  it('starts nothing when METRICS_PORT is unset', async () => {
+    const config = testConfig();
+    expect(config.metricsPort).toBeUndefined();
+    const { listener } = await startProcessMetrics(config, database);
+    expect(listener).toBeUndefined();
+  });
+
+  it('serves process and pool metrics in the text format, and nothing else', async () => {
+    const { listener } = await startProcessMetrics(
+      testConfig({ METRICS_PORT: '0', HOST: '127.0.0.1' }),
+      database,
+    );
+    if (!listener) throw new Error('expected a listener');
+    try {
+      const res = await fetch(`http://127.0.0.1:${listener.port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const names = new Set(parseExposition(await res.text()).map((s) => s.name));
+      expect(names.has('process_cpu_user_seconds_total')).toBe(true);
+      expect(names.has('nodejs_eventloop_lag_seconds')).toBe(true);
+      // Pool gauges exist on PostgreSQL only; PGlite has one connection and no pool.
+      expect(names.has('db_pool_in_use')).toBe(database.kind === 'postgres');
+      expect((await fetch(`http://127.0.0.1:${listener.port}/`)).status).toBe(404);
+    } finally {
+      await listener.close();
+    }
+  });
+});
