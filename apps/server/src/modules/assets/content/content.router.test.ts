@@ -1,5 +1,8 @@
 import { AssetSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../../app.js';
+import { loadTestSettings } from '../../../config.js';
+import { openDatabase } from '../../../db/client.js';
 import { expectApiError, itEnforcesAuth } from '../../../test/http-cases.js';
 import { TEST_BASE_URL, useTestApp } from '../../../test/test-app.js';
 import { createAsset, getLink, putBytes } from './test-support.js';
@@ -100,6 +103,24 @@ describe('PUT /v0/assets/{asset_id}/content', () => {
     }
     expect((await getLink(t, theirs.downloadUrl)).body).toBe('theirs');
   });
+
+  it.runIf(loadTestSettings().databaseUrl)(
+    'serves the bytes from another server process sharing the PostgreSQL database',
+    async () => {
+      const asset = await createAsset(t);
+      await putBytes(t, asset.assetId, 'stored by the first process');
+      const database = await openDatabase({ databaseUrl: t.config.databaseUrl });
+      const second = await buildApp({ config: t.config, database });
+      try {
+        const url = new URL(asset.downloadUrl);
+        const res = await second.inject({ method: 'GET', url: url.pathname + url.search });
+        expect([res.statusCode, res.body]).toEqual([200, 'stored by the first process']);
+      } finally {
+        await second.close();
+        await database.close();
+      }
+    },
+  );
 
   itEnforcesAuth(
     t,
