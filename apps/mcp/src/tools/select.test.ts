@@ -22,7 +22,7 @@ describe('selectTools', () => {
     expect(TOOLSETS).toEqual(
       expect.arrayContaining(['pages', 'audience-messages', 'account-logs', 'webhook-subscriptions']),
     );
-    expect(names({ toolsets: ['account-logs'] })).toEqual(['create_account_log']);
+    expect(names({ toolsets: ['account-logs'] })).toEqual(['create_account_log', 'delete_account_log']);
     expect(names({ toolsets: ['pages', 'accounts'] })).toEqual(
       expect.arrayContaining(['list_pages', 'delete_page', 'list_accounts', 'get_account']),
     );
