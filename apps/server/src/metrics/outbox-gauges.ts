@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { Gauge } from 'prom-client';
+import type { Db } from '../db/client.js';
+import type { Metrics } from './registry.js';
+
+/** A scrape never waits longer than this for the outbox query. */
+const OUTBOX_QUERY_TIMEOUT_MS = 1000;
+
+interface OutboxState {
+  depth: number;
+  oldestDueAgeS: number;
+}
+
+/** Pending attempts, and how long the oldest due one has waited (0 when none is due). */
+export async function readOutbox(db: Db): Promise<OutboxState> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${OUTBOX_QUERY_TIMEOUT_MS}`));
+    // Both drivers (node-postgres, PGlite) answer `execute` with `{ rows }`; float8 keeps numbers.
+    const res = (await tx.execute(sql`
+      SELECT count(*)::float8 AS depth,
+        coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS oldest
+      FROM webhook_deliveries WHERE status = 'pending'`)) as unknown as {
+      rows: Array<{ depth: number; oldest: number }>;
+    };
+    const row = res.rows[0];
+    return { depth: Number(row?.depth ?? 0), oldestDueAgeS: Number(row?.oldest ?? 0) };
+  });
+}
+
+/**
+ * Webhook outbox gauges, read at scrape time with one query shared by both (the whole outbox:
+ * every process reports the same value). A failed read reports NaN rather than failing the scrape.
+ */
+export function registerOutboxGauges(metrics: Metrics, db: Db): void {
+  let reading: Promise<OutboxState | undefined> | undefined;
+  const read = () => {
+    reading ??= readOutbox(db)
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      });
+    return reading;
+  };
+  const gauge = (name: string, help: string, pick: (state: OutboxState) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      async collect() {
+        const state = await read();
+        this.set(state ? pick(state) : Number.NaN);
+      },
+    });
+  gauge('webhook_outbox_depth', 'Webhook delivery attempts pending (due or scheduled).', (s) => s.depth);
+  gauge(
+    'webhook_outbox_oldest_due_age_seconds',
+    'How long the oldest due webhook delivery attempt has waited for a dispatcher.',
+    (s) => s.oldestDueAgeS,
+  );
+}
