@@ -12,8 +12,21 @@ const assetId: JsonObject = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
-const error = (description: string): JsonObject => ({
+const header = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` });
+/** Every answer carries its request id; the uploads (API routes) also the rate-limit headers. */
+const REQUEST_ID: JsonObject = { 'x-request-id': header('RequestId') };
+const API_HEADERS: JsonObject = {
+  ...REQUEST_ID,
+  ...Object.fromEntries(
+    ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'].map(
+      (name) => [name, header(name.replaceAll('-', ''))],
+    ),
+  ),
+};
+
+const error = (description: string, headers: JsonObject = REQUEST_ID): JsonObject => ({
   description,
+  headers,
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
 });
 
@@ -32,13 +45,14 @@ function upload(kind: 'content' | 'preview'): JsonObject {
     responses: {
       '200': {
         description: 'The asset, with fresh signed download links.',
+        headers: API_HEADERS,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Asset' } } },
       },
-      '400': error('Body over ASSET_MAX_BYTES, or Content-Type not a media type.'),
-      '401': error('Missing or unknown API key.'),
-      '403': error('The key lacks the write scope.'),
-      '404': error("Unknown asset, or another tenant's."),
-      '429': error('Rate limited.'),
+      '400': error('Body over ASSET_MAX_BYTES, or Content-Type not a media type.', API_HEADERS),
+      '401': error('Missing or unknown API key.', API_HEADERS),
+      '403': error('The key lacks the write scope.', API_HEADERS),
+      '404': error("Unknown asset, or another tenant's.", API_HEADERS),
+      '429': error('Rate limited.', { ...API_HEADERS, 'Retry-After': header('RetryAfter') }),
     },
   };
 }

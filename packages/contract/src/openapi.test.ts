@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OPERATION_NAMES } from './contract.js';
 import { generateOpenApi } from './openapi.js';
+import { WEBHOOK_HEADERS } from './webhooks/events.schemas.js';
 
 const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8'));
 const doc = generateOpenApi() as {
@@ -116,5 +117,33 @@ describe('openapi.json tells the whole truth', () => {
     }
     expect(Object.keys(committed.components.schemas)).not.toContain('Error');
     expect(Object.keys(committed.components.schemas)).toContain('ErrorResponse');
+  });
+});
+
+describe('openapi.json declares every header the server sends', () => {
+  it('marks x-request-id required, with Retry-After on every 429 and 503', () => {
+    expect(committed.components.headers.RequestId.required).toBe(true);
+    for (const op of operations()) {
+      const responses = (op as unknown as { responses: Record<string, { headers: Record<string, unknown> }> })
+        .responses;
+      for (const status of ['429', '503']) {
+        if (responses[status])
+          expect(responses[status].headers['Retry-After'], `${op.operationId} ${status}`).toBeDefined();
+      }
+    }
+  });
+
+  it('lists the six headers of a webhook delivery on every event', () => {
+    for (const [type, item] of Object.entries(
+      committed.webhooks as Record<
+        string,
+        { post: { parameters: Array<{ name: string; in: string; required: boolean }> } }
+      >,
+    )) {
+      expect(
+        item.post.parameters.map((p) => [p.name, p.in, p.required]),
+        type,
+      ).toEqual(Object.values(WEBHOOK_HEADERS).map((name) => [name, 'header', true]));
+    }
   });
 });

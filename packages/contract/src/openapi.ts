@@ -4,7 +4,11 @@ import { ERROR_CATALOG } from './common/errors.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { assetContentPaths } from './openapi-content.js';
-import { WEBHOOK_EVENT_TYPES, WebhookDeliveryBodySchema } from './webhooks/events.schemas.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_HEADERS,
+  WebhookDeliveryBodySchema,
+} from './webhooks/events.schemas.js';
 
 /** A JSON value as written into the OpenAPI document. */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -33,6 +37,28 @@ const DEFAULT_SERVERS: Json[] = [
       },
     },
   },
+];
+
+/** Every header of a webhook delivery request: name, meaning, example. */
+const WEBHOOK_DELIVERY_HEADERS: Array<[string, string, string]> = [
+  [
+    WEBHOOK_HEADERS.signature,
+    '`sha256=` + hex HMAC-SHA256 of the raw body, keyed by the whole signing secret as UTF-8 (GitHub style). During a rotation overlap it is made with the previous secret.',
+    'sha256=3f1c…',
+  ],
+  [
+    WEBHOOK_HEADERS.timestamp,
+    'Signing time, Unix milliseconds. Refuse deliveries far from your clock.',
+    '1764000000000',
+  ],
+  [WEBHOOK_HEADERS.eventId, "The event id, equal to the body's eventId: deduplicate on it.", 'evt_01jb…'],
+  [WEBHOOK_HEADERS.standardId, 'Standard Webhooks message id (the event id).', 'evt_01jb…'],
+  [WEBHOOK_HEADERS.standardTimestamp, 'Standard Webhooks signing time, Unix seconds.', '1764000000'],
+  [
+    WEBHOOK_HEADERS.standardSignature,
+    'Standard Webhooks signatures: space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per live secret (two during a rotation overlap), keyed by the base64-decoded part of the secret after `whsec_`.',
+    'v1,K5oZfz…',
+  ],
 ];
 
 /** JSON Schema dialect of every schema in the document (OpenAPI 3.1's own base vocabulary). */
@@ -188,7 +214,7 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
     const headers: JsonObject = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
     for (const name of COMMON_RESPONSE_HEADERS)
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
-    if (code === 429) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (isRetrySafeWrite(route)) {
       headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
       if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
@@ -242,6 +268,13 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
           'Delivered to subscribed URLs. Verify X-Webhook-Signature-256 (sha256= HMAC of the raw body) or the Standard Webhooks headers, and deduplicate on eventId.',
         tags: ['Webhook Subscriptions'],
         security: [],
+        parameters: WEBHOOK_DELIVERY_HEADERS.map(([name, description, example]) => ({
+          name,
+          in: 'header',
+          required: true,
+          description,
+          schema: { type: 'string', examples: [example] },
+        })),
         requestBody: {
           required: true,
           content: {
@@ -282,7 +315,8 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       headers: {
         RequestId: {
           description: 'Identifier of the request; equals requestId in error bodies.',
-          schema: { type: 'string' },
+          required: true,
+          schema: { type: 'string', pattern: '^req_[0-9a-z]{26}$' },
         },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
         RetryAfterRunning: {
