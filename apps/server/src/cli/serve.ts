@@ -2,6 +2,7 @@ import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
+import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import { startDispatcher } from '../webhooks/dispatch-command.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -29,7 +30,8 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
     app = await buildApp({ config, database, metrics: observed.metrics });
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.dispatchInServer) {
-      dispatcher = startDispatcher(database, config, app.log.child({ component: 'webhooks' }));
+      const observer = deliveryObserver(observed.metrics.registry);
+      dispatcher = startDispatcher(database, config, app.log.child({ component: 'webhooks' }), observer);
     }
     io.out(banner(config, demo));
   } catch (err) {

@@ -12,7 +12,7 @@ import {
   subscriptionsByIds,
 } from './deliveries.repo.js';
 import type { DispatcherLog } from './dispatcher.js';
-import { recordOutcome } from './record.js';
+import { type Recorded, recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';
 
@@ -27,6 +27,15 @@ export interface DeliverDeps {
   abort: AbortSignal;
   log: DispatcherLog;
   random?: () => number;
+  observer?: DeliveryObserver | undefined;
+}
+
+/** Told what the dispatcher does (metrics); must not throw. */
+export interface DeliveryObserver {
+  /** Attempts leased by one claim. */
+  claimed(count: number): void;
+  /** A sent attempt's recorded outcome and how long the receiver took. */
+  delivered(outcome: Recorded, durationS: number): void;
 }
 
 /** The exact body of a delivery: `{timestamp, eventId, payload}` (specification, Events). */
@@ -132,6 +141,7 @@ export async function deliverOne(
     token,
     outcome,
   );
+  deps.observer?.delivered(recorded, outcome.durationMs / 1000);
   if (recorded === 'disabled') {
     deps.log.warn({ webhookSubscriptionId: subscription.id }, 'webhook subscription disabled');
   }

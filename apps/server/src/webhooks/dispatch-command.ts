@@ -4,13 +4,20 @@ import { type Database, openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
+import type { DeliveryObserver } from './deliver.js';
 import { buildDispatchHealth } from './dispatch-health.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
 import { OUTBOX_CHANNEL } from './outbox.js';
 
 /** Starts the dispatcher of a process that already has the database open (the server). */
-export function startDispatcher(database: Database, config: Config, log: DispatcherLog): WebhookDispatcher {
+export function startDispatcher(
+  database: Database,
+  config: Config,
+  log: DispatcherLog,
+  observer?: DeliveryObserver,
+): WebhookDispatcher {
   const dispatcher = createDispatcher({
     db: database.db,
     clock: systemClock,
@@ -21,6 +28,7 @@ export function startDispatcher(database: Database, config: Config, log: Dispatc
     tenantConcurrency: config.webhooks.tenantConcurrency,
     log,
     notifications: (onEvent) => database.listen(OUTBOX_CHANNEL, onEvent),
+    observer,
   });
   dispatcher.start();
   return dispatcher;
@@ -47,7 +55,7 @@ export async function commandDispatch(config: Config): Promise<number> {
     await prepareDatabase(database, config.migrateOnStart);
     await health?.listen({ host: config.host, port: config.dispatchPort });
     observed = await startProcessMetrics(config, database);
-    dispatcher = startDispatcher(database, config, log);
+    dispatcher = startDispatcher(database, config, log, deliveryObserver(observed.metrics.registry));
   } catch (err) {
     await health?.close();
     await observed?.listener?.close();

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { deliverOne, loadTargets } from './deliver.js';
+import { type DeliveryObserver, deliverOne, loadTargets } from './deliver.js';
 import type { DeliveryRow } from './deliveries.repo.js';
 import { fanOut } from './fan-out.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
@@ -42,6 +42,8 @@ export interface DispatcherOptions {
   /** How long a claimed attempt stays leased; must exceed the send timeout (default timeout + 60 s). */
   leaseMs?: number;
   random?: () => number;
+  /** Told of claims and outcomes (the process's metrics). */
+  observer?: DeliveryObserver | undefined;
 }
 
 /** A webhook dispatcher: in the server process or alone (`customer-api dispatch`). */
@@ -221,6 +223,9 @@ class Dispatcher implements WebhookDispatcher {
       limit,
       tenantCap: this.#tenantCap,
       inFlight: [...this.#busy.values()],
+    }).then((rows) => {
+      this.#options.observer?.claimed(rows.length);
+      return rows;
     });
   }
 
