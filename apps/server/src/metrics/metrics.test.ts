@@ -3,6 +3,7 @@ import { isAppRoute } from '@ts-rest/core';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { TenantShare } from '../db/tenant-share.js';
 import { testConfig, useTestApp } from '../test/test-app.js';
 import { parseExposition, type Sample } from './exposition.js';
 import { contractOperationCount } from './operation-names.js';
@@ -68,13 +69,19 @@ describe('HTTP metrics', () => {
 
   describe('a second app with its own registry and a small window', () => {
     const limited = createMetrics();
+    const share = new TenantShare({ concurrency: 4, queueMs: 0 });
     let app: FastifyInstance;
     beforeAll(async () => {
       const env = {
         RATE_LIMIT_MAX: '2',
         ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
       };
-      app = await buildApp({ config: testConfig(env), database: t.database, metrics: limited });
+      app = await buildApp({
+        config: testConfig(env),
+        database: t.database,
+        metrics: limited,
+        tenantShare: share,
+      });
     });
     afterAll(async () => {
       await app?.close();
@@ -94,6 +101,25 @@ describe('HTTP metrics', () => {
       expect(tooMany?.labels).toEqual({ operation: 'listPages', method: 'GET', status_class: '4xx' });
       const elsewhere = (await scrape(metrics)).filter((s) => s.name === 'rate_limited_total' && s.value > 0);
       expect(elsewhere).toEqual([]);
+    });
+
+    it('counts a 429 of the tenant database share under its own reason', async () => {
+      const tenant = await t.seed.tenant();
+      // The tenant's whole share is held, so its next database checkout is refused at once.
+      const held = await share.run(tenant.tenantId, () =>
+        Promise.all(Array.from({ length: 4 }, () => share.acquire())),
+      );
+      try {
+        expect((await app.inject({ url: '/v0/pages', headers: tenant.auth() })).statusCode).toBe(429);
+      } finally {
+        for (const release of held) release();
+      }
+      const rejected = (await scrape(limited)).filter((s) => s.name === 'rate_limited_total');
+      expect(rejected).toContainEqual({
+        name: 'rate_limited_total',
+        labels: { reason: 'tenant_share' },
+        value: 1,
+      });
     });
   });
 });
