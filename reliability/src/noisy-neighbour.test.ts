@@ -89,7 +89,7 @@ describe('2. message histories', () => {
       ],
     });
 
-  it('refuses a 1 MiB message and a message past a full history; 8 parallel reads are each served within 4 MiB or refused with 429 (the tenant\'s line of large responses)', async () => {
+  it("refuses a 1 MiB message and a message past a full history; 8 parallel reads are each served within 4 MiB or refused with 429 (the tenant's line of large responses)", async () => {
     const path = `${await audiencePath(a.apiKey)}/messages`;
     expectError(await post(a.apiKey, path, message(1024 * 1024 - 1024)), 400, 'VALIDATION_ERROR');
     let stored = 0;
