@@ -19,9 +19,8 @@ export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBa
   });
   // A serializer returns text: a large body leaves an empty one, replaced here by its stream.
   app.addHook('onSend', async (_request, reply, payload) => {
-    const stream = pending.get(reply);
-    if (!stream) return payload;
-    pending.delete(reply);
+    const stream = streams.get(reply);
+    if (!stream || payload !== '') return payload;
     reply.header('content-type', 'application/json; charset=utf-8');
     return stream;
   });
@@ -36,13 +35,13 @@ export function bandwidthOf(config: Config): TenantBandwidth {
   return new TenantBandwidth({ bytesPerSecond: rate, burstBytes: 2 * rate, streams: 1, waiting: 3 });
 }
 
-const streamed = new WeakMap<FastifyReply, { bytes: number }>();
-const pending = new WeakMap<FastifyReply, JsonStream>();
+/** The streamed body of a reply, for its `onSend` and, once sent, its byte count. */
+const streams = new WeakMap<FastifyReply, JsonStream>();
 
 /** Bytes of a sent response body: its `Content-Length`, or what was streamed. */
 export function responseBytes(reply: FastifyReply): number {
   const length = Number(reply.getHeader('content-length') ?? Number.NaN);
-  return Number.isFinite(length) ? length : (streamed.get(reply)?.bytes ?? 0);
+  return Number.isFinite(length) ? length : (streams.get(reply)?.counter.bytes ?? 0);
 }
 
 function serializeRead(
@@ -57,8 +56,7 @@ function serializeRead(
     return lane;
   });
   if (typeof body === 'string') return body;
-  streamed.set(reply, body.counter);
-  pending.set(reply, body);
+  streams.set(reply, body);
   return '';
 }
 
