@@ -79,9 +79,19 @@ export async function listAccountActivity(
   });
 }
 
+/** Sets `deletedAt` on an item and counts it among its account's deleted logs. */
+async function markDeleted(tx: AccountsDeps['db'], row: repo.ActivityRow, at: Date): Promise<void> {
+  await repo.markActivityDeleted(tx, row.id, at);
+  await accountsRepo.bumpAccount(
+    tx,
+    row.accountId,
+    row.kind === 'account' ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 },
+  );
+}
+
 /**
- * Soft-deletes an activity item (it then shows only with `includeDeleted=true`), keeping the
- * account's counters exact. No route exposes this yet; it is the one way items get `deletedAt`.
+ * Soft-deletes an activity item by its `activityId` (tests set up deleted items with it; the
+ * routes use {@link deleteLog}). Deleting it twice is 409.
  */
 export async function deleteActivityItem(
   deps: Pick<AccountsDeps, 'db' | 'clock'>,
@@ -92,12 +102,7 @@ export async function deleteActivityItem(
     const row = await repo.findActivity(tx, tenantId, activityId);
     if (!row) throw new NotFoundError(`Activity item ${activityId} not found.`);
     if (row.deletedAt) throw new ConflictError(`Activity item ${activityId} is already deleted.`);
-    const now = deps.clock();
-    await repo.markActivityDeleted(tx, activityId, now);
-    const isAccountLog = row.kind === 'account';
-    await accountsRepo.bumpAccount(tx, row.accountId, {
-      ...(isAccountLog ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 }),
-    });
+    await markDeleted(tx, row, deps.clock());
   });
 }
 
@@ -118,12 +123,7 @@ export async function deleteLog(
     let current = row;
     if (!row.deletedAt) {
       const now = deps.clock();
-      await repo.markActivityDeleted(tx, row.id, now);
-      await accountsRepo.bumpAccount(
-        tx,
-        row.accountId,
-        kind === 'account' ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 },
-      );
+      await markDeleted(tx, row, now);
       current = { ...row, deletedAt: now, updatedAt: now };
     }
     const personName = row.personId ? await repo.personNameOf(tx, row.personId) : null;
