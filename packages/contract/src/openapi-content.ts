@@ -12,16 +12,21 @@ const assetId: JsonObject = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
+/** The rate-limit headers of every API response: today's three and draft 11's two. */
+export const RATE_LIMIT_HEADER_NAMES = [
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'RateLimit',
+];
+
 const header = (name: string): JsonObject => ({ $ref: `#/components/headers/${name}` });
 /** Every answer carries its request id; the uploads (API routes) also the rate-limit headers. */
 const REQUEST_ID: JsonObject = { 'x-request-id': header('RequestId') };
 const API_HEADERS: JsonObject = {
   ...REQUEST_ID,
-  ...Object.fromEntries(
-    ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'].map(
-      (name) => [name, header(name.replaceAll('-', ''))],
-    ),
-  ),
+  ...Object.fromEntries(RATE_LIMIT_HEADER_NAMES.map((name) => [name, header(name.replaceAll('-', ''))])),
 };
 
 const error = (description: string, headers: JsonObject = REQUEST_ID): JsonObject => ({

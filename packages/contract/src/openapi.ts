@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ERROR_CATALOG } from './common/errors.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
-import { assetContentPaths } from './openapi-content.js';
+import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_HEADERS,
@@ -189,15 +189,6 @@ function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   return params;
 }
 
-/** Headers of every response under `/v0`: the request id and both generations of rate-limit headers. */
-const COMMON_RESPONSE_HEADERS = [
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'RateLimit',
-];
-
 /**
  * Every declared response, plus 400 and 409 on POST and PATCH where the contract has none: a
  * malformed `Idempotency-Key` and a reused or still running one can happen on any of them.
@@ -212,7 +203,7 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
   for (const [status, schema] of Object.entries(declared)) {
     const code = Number(status);
     const headers: JsonObject = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
-    for (const name of COMMON_RESPONSE_HEADERS)
+    for (const name of RATE_LIMIT_HEADER_NAMES)
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (isRetrySafeWrite(route)) {
