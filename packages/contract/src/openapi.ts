@@ -206,6 +206,7 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
     for (const name of RATE_LIMIT_HEADER_NAMES)
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (code !== 401) headers['X-OAuth-Scopes'] = { $ref: '#/components/headers/XOAuthScopes' };
     if (isRetrySafeWrite(route)) {
       headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
       if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
@@ -310,6 +311,11 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
           schema: { type: 'string', pattern: '^req_[0-9a-z]{26}$' },
         },
         RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        XOAuthScopes: {
+          description:
+            'The scopes of the API key that made the request, comma-separated (`read, write`); on every response to a valid key, errors included. A client can hide what the key may not do.',
+          schema: { type: 'string', examples: ['read, write', 'read'] },
+        },
         RetryAfterRunning: {
           description:
             'Present (always 1) only when the request with this Idempotency-Key is still running: retry with the same key after this many seconds to get its response. A 409 without it is final.',

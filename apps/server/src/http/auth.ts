@@ -68,6 +68,8 @@ async function authenticate(
     auth = await deps.resolveKey(secret);
   }
   if (!auth) return refuseUnauthenticated(deps, addressKey, reply, secret);
+  // Every answer to a known key names its scopes, so a client can adapt (hide writes) up front.
+  reply.header('x-oauth-scopes', auth.scopes.join(', '));
   await enforceRateLimit(deps.rateLimiter, `key:${auth.keyId}`, reply);
   if (auth.multiTenant)
     throw new ForbiddenError('Multi-tenant API keys are not accepted; use a key of one tenant.');
