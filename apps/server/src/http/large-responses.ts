@@ -50,6 +50,8 @@ function serializeRead(
   reply: FastifyReply,
   bandwidth: TenantBandwidth,
 ): string {
+  // A reply's own serializer leaves its content type unset: every read answers JSON.
+  reply.header('content-type', 'application/json; charset=utf-8');
   const body = toJsonBody(payload, () => {
     const lane = bandwidth.enter(request.auth?.tenantId ?? '');
     if (!lane) throw lineFull(bandwidth);
