@@ -18,6 +18,12 @@ afterEach(() => {
   for (const req of open.splice(0)) req.destroy();
 });
 
+/** The port of the test app, listening from the first test that asks on. */
+async function listening(): Promise<number> {
+  if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return (t.app.server.address() as AddressInfo).port;
+}
+
 /** Starts a read; resolves with its status and first body chunk once the response begins. */
 function startRead(port: number, path: string, apiKey?: string) {
   return new Promise<{ status: number; first: string }>((resolve, reject) => {
@@ -52,8 +58,7 @@ async function history(tenant: TestTenant, messages: number): Promise<string> {
 describe("a tenant's share of large responses", () => {
   it('streams one of its large reads at a time with three in line, refuses a fifth with 429, and leaves other tenants alone', async () => {
     const path = await history(t.tenant, 5);
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
+    const port = await listening();
 
     const streaming = await startRead(port, path);
     expect(streaming.status).toBe(200);
@@ -77,5 +82,78 @@ describe("a tenant's share of large responses", () => {
     const list = await t.app.inject({ url: '/v0/pages', headers: t.auth(other.apiKey) });
     expect(list.statusCode).toBe(200);
     expect(list.json().items).toHaveLength(1);
+  });
+});
+
+/** Reads a whole response: its status, headers and body. */
+function readAll(port: number, path: string, apiKey?: string) {
+  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      const req = request({ port, path, headers: t.auth(apiKey) }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end();
+      open.push(req);
+    },
+  );
+}
+
+describe('a place in line is taken before the history is read', () => {
+  it('so a read that waited its turn returns what was posted while it waited, and gives its place back', async () => {
+    const path = await history(t.tenant, 5);
+    const port = await listening();
+
+    const streaming = startRead(port, path);
+    expect((await streaming).status).toBe(200);
+    const waiting = readAll(port, path);
+    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId)).toBe(2);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: t.auth(),
+      payload: { role: 'user', content: 'posted while the read waited' },
+    });
+    expect(posted.statusCode, posted.body).toBe(201);
+
+    // The first reader goes away; the waiting read takes its turn and reads the history then.
+    for (const req of open.splice(0, 1)) req.destroy();
+    const read = await waiting;
+    expect(read.status).toBe(200);
+    const messages = JSON.parse(read.body).messages as Array<{ messageId: string }>;
+    expect(messages).toHaveLength(6);
+    expect(messages.at(-1)?.messageId).toBe(posted.json().messageId);
+    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId)).toBe(0);
+  });
+
+  it('and a history measured large whose body turns out small gives its place back too', async () => {
+    const page = await t.seed.page(t.tenant);
+    const audience = await t.seed.audience(t.tenant, page.pageId);
+    const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
+    // 290 one-letter messages: the database's measure (256 bytes of room per message) passes the
+    // 64 KiB of an inline body, while the body itself (about 200 bytes a message) stays under it.
+    for (let i = 0; i < 290; i += 1) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: path,
+        headers: t.auth(),
+        payload: { role: 'user', content: 'x' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const port = await listening();
+    for (let round = 0; round < 6; round += 1) {
+      const read = await readAll(port, path);
+      expect(read.status).toBe(200);
+      expect(read.body.length).toBeLessThanOrEqual(64 * 1024);
+      expect(read.headers['content-length']).toBe(String(Buffer.byteLength(read.body)));
+    }
+    // Six reads that reserved a place, more than the line holds: none kept it.
+    expect(bandwidth.inLine(t.tenant.tenantId)).toBe(0);
   });
 });

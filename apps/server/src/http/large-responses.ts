@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { RateLimitedError } from './errors.js';
-import { type JsonStream, toJsonBody } from './json-stream.js';
+import { INLINE_RESPONSE_CHARS, type JsonStream, type Lane, toJsonBody } from './json-stream.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
 
 /**
@@ -15,7 +15,10 @@ import { TenantBandwidth } from './tenant-bandwidth.js';
 export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBandwidth): void {
   app.addHook('onRequest', async (request, reply) => {
     if (request.method !== 'GET') return;
+    reads.set(request, { bandwidth });
     reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
+    // A place reserved before the read and never streamed (a small body, an error) is given back.
+    reply.raw.once('close', () => reads.get(request)?.reserved?.end());
   });
   // A serializer returns text: a large body leaves an empty one, replaced here by its stream.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -33,6 +36,24 @@ export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBa
 export function bandwidthOf(config: Config): TenantBandwidth {
   const rate = config.tenantShare.responseBytesPerS;
   return new TenantBandwidth({ bytesPerSecond: rate, burstBytes: 2 * rate, streams: 1, waiting: 3 });
+}
+
+/** The share a GET is read within, and the place in line it reserved before reading. */
+const reads = new WeakMap<FastifyRequest, { bandwidth: TenantBandwidth; reserved?: Lane }>();
+
+/**
+ * Takes the request's place in its tenant's line of large responses before a read of about
+ * `bytes` (as the database measures them) and waits for its turn, so that a tenant's reads beyond
+ * its line are refused (429 RATE_LIMITED) before the database reads a byte of them, and the reads
+ * in line hold nothing in memory while they wait. Small reads and requests that are not GETs pass.
+ */
+export async function reserveLargeResponse(request: FastifyRequest, bytes: number): Promise<void> {
+  const read = reads.get(request);
+  if (!read || read.reserved || bytes <= INLINE_RESPONSE_CHARS) return;
+  const lane = read.bandwidth.enter(request.auth?.tenantId ?? '');
+  if (!lane) throw lineFull(read.bandwidth);
+  read.reserved = lane;
+  await lane.ready;
 }
 
 /** The streamed body of a reply, for its `onSend` and, once sent, its byte count. */
@@ -53,7 +74,7 @@ function serializeRead(
   // A reply's own serializer leaves its content type unset: every read answers JSON.
   reply.header('content-type', 'application/json; charset=utf-8');
   const body = toJsonBody(payload, () => {
-    const lane = bandwidth.enter(request.auth?.tenantId ?? '');
+    const lane = reads.get(request)?.reserved ?? bandwidth.enter(request.auth?.tenantId ?? '');
     if (!lane) throw lineFull(bandwidth);
     return lane;
   });

@@ -47,19 +47,22 @@ const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
 /**
  * The messages and changes a history read returns: everything written under the limits. A history
  * stored before they held (or past a lowered limit) is cut to its newest messages within the
- * budget, so no read grows with what a tenant managed to store.
+ * budget, so no read grows with what a tenant managed to store. `admit` hears the size the
+ * database measured before a row is read, and may refuse the read or make it wait its turn.
  */
 export async function boundedHistory(
   db: AppDeps['db'],
   conversation: repo.ConversationRow,
+  admit: (bytes: number) => Promise<void>,
 ): Promise<[repo.MessageRow[], repo.ChangeRow[]]> {
-  const fromSeq = await repo.firstSeqWithin(db, conversation.id, {
+  const within = await repo.firstSeqWithin(db, conversation.id, {
     count: MESSAGE_HISTORY_MAX_MESSAGES,
     bytes: MESSAGE_HISTORY_MAX_BYTES,
   });
-  if (fromSeq === undefined) return [[], []];
+  if (within === undefined) return [[], []];
+  await admit(within.bytes);
   return Promise.all([
-    repo.listMessages(db, conversation.id, fromSeq),
-    repo.listChanges(db, conversation.tenantId, conversation.audienceId, fromSeq),
+    repo.listMessages(db, conversation.id, within.seq),
+    repo.listChanges(db, conversation.tenantId, conversation.audienceId, within.seq),
   ]);
 }

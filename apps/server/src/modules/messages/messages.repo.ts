@@ -121,21 +121,24 @@ export async function measureHistory(
 
 /**
  * The oldest sequence number from which the conversation's newest messages, at most `count` of
- * them, fit in `bytes` (see {@link sizedMessages}); undefined when not even the newest one does.
- * Only those `count` messages are measured, however long the conversation.
+ * them, fit in `bytes` (see {@link sizedMessages}), and their size; undefined when not even the
+ * newest one does. Only those `count` messages are measured, however long the conversation.
  */
 export async function firstSeqWithin(
   db: Db,
   conversationId: string,
   budget: { count: number; bytes: number },
-): Promise<number | undefined> {
+): Promise<{ seq: number; bytes: number } | undefined> {
   const res = (await db.execute(sql`
-    SELECT min(w.seq)::int AS first
+    SELECT min(w.seq)::int AS first, max(w.running)::float8 AS bytes
     FROM (SELECT s.seq, sum(s.bytes) OVER (ORDER BY s.seq DESC) AS running
           FROM (${sizedMessages(conversationId, budget.count)}) s) w
-    WHERE w.running <= ${budget.bytes}`)) as unknown as { rows: Array<{ first: number | null }> };
-  const first = res.rows[0]?.first;
-  return first === null || first === undefined ? undefined : Number(first);
+    WHERE w.running <= ${budget.bytes}`)) as unknown as {
+    rows: Array<{ first: number | null; bytes: number | null }>;
+  };
+  const row = res.rows[0];
+  if (row?.first === null || row?.first === undefined) return undefined;
+  return { seq: Number(row.first), bytes: Number(row.bytes ?? 0) };
 }
 
 /** Highest message sequence number of a conversation (0 when empty). */

@@ -1,4 +1,5 @@
 import { requireAuth } from '../../http/auth.js';
+import { reserveLargeResponse } from '../../http/large-responses.js';
 import { defineModule } from '../types.js';
 import * as service from './messages.service.js';
 
@@ -6,11 +7,12 @@ import * as service from './messages.service.js';
 export const messagesModule = defineModule('messages', (deps) => ({
   getAudienceMessages: async ({ params, request }) => ({
     status: 200,
-    body: await service.getMessages(deps, {
-      tenantId: requireAuth(request).tenantId,
-      pageId: params.page_id,
-      audienceId: params.audience_id,
-    }),
+    body: await service.getMessages(
+      deps,
+      { tenantId: requireAuth(request).tenantId, pageId: params.page_id, audienceId: params.audience_id },
+      // A long history takes its tenant's place in line before the database reads it.
+      (bytes) => reserveLargeResponse(request, bytes),
+    ),
   }),
   createAudienceMessage: async ({ params, body, request }) => ({
     status: 201,

@@ -48,11 +48,18 @@ function toMessage(row: repo.MessageRow, changes: repo.ChangeRow[] | null): Mess
   };
 }
 
-/** An audience's conversation, messages oldest first, current context and unapplied (saved) changes. */
-export async function getMessages(deps: MessagesDeps, ref: AudienceRef): Promise<GetMessage> {
+/**
+ * An audience's conversation, messages oldest first, current context and unapplied (saved)
+ * changes. `admit` hears the history's size before it is read (see {@link boundedHistory}).
+ */
+export async function getMessages(
+  deps: MessagesDeps,
+  ref: AudienceRef,
+  admit: (bytes: number) => Promise<void> = async () => {},
+): Promise<GetMessage> {
   const { page, audience } = await requireAudience(deps.db, ref.tenantId, ref.pageId, ref.audienceId);
   const conversation = await repo.findConversation(deps.db, ref.tenantId, ref.audienceId);
-  const [rows, changes] = conversation ? await boundedHistory(deps.db, conversation) : [[], []];
+  const [rows, changes] = conversation ? await boundedHistory(deps.db, conversation, admit) : [[], []];
   const byMessage = new Map<string, repo.ChangeRow[]>();
   for (const change of changes) {
     const list = byMessage.get(change.messageId);
