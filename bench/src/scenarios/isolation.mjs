@@ -6,7 +6,8 @@
 // insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
-// one); BENCH_ISOLATION_SECONDS sets how long B measures each phase.
+// one); BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
+// writes the server's CPU profile there (node --cpu-prof).
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { Pool } from 'undici';
@@ -52,7 +53,7 @@ async function runAgainst(ctx, main, label) {
   const server = await startProcess({
     name: `isolation-${label}`,
     bin: ctx.nodes.n24,
-    args: [main, 'serve'],
+    args: [...profileArgs(), main, 'serve'],
     url: `http://127.0.0.1:${port}`,
     readyPath: '/readyz',
     env: {
@@ -88,6 +89,11 @@ async function runAgainst(ctx, main, label) {
     rss.stop();
     await stopProcess(server);
   }
+}
+
+function profileArgs() {
+  const dir = process.env.BENCH_ISOLATION_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
 /** 200k trashed assets of tenant A, inserted by SQL as the review did, with their counter. */
