@@ -44,6 +44,7 @@ import type { AssetStore } from './modules/assets/content/store.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './modules/types.js';
 import { createKeyResolver } from './tenants/auth-cache.js';
+import type { Tracing } from './tracing/index.js';
 
 /** Largest accepted request body (1 MiB); larger bodies are 400 VALIDATION_ERROR. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -64,6 +65,8 @@ export interface BuildAppOptions {
   assetStore?: AssetStore;
   /** Where the app counts its requests; defaults to a registry of its own (served by no one). */
   metrics?: Metrics;
+  /** Request and statement spans; absent while tracing is off (nothing is registered then). */
+  tracing?: Tracing;
 }
 
 const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
@@ -87,6 +90,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await rateLimiter.ready();
 
   app.decorateRequest('auth', null);
+  options.tracing?.register(app, database);
   registerHttpMetrics(app, options.metrics ?? createMetrics());
   registerConnectionTimeouts(app, config.http);
   registerRequestId(app);

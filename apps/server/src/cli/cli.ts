@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { NotMigratedError } from '../db/migrate.js';
+import { startTracing, type Tracing } from '../tracing/index.js';
 import { commandDispatch } from '../webhooks/dispatch-command.js';
 import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
 import { commandKeys, KEYS_USAGE } from './keys.js';
@@ -57,13 +58,14 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   try {
     switch (command) {
       case 'start':
-        return await commandServe(config, io, { demo: true });
       case 'serve':
-        return await commandServe(config, io, { demo: false });
+        return await traced(io, 'customer-api', (tracing) =>
+          commandServe(config, io, { demo: command === 'start', tracing }),
+        );
       case 'migrate':
         return await commandMigrate(config, io);
       case 'dispatch':
-        return await commandDispatch(config);
+        return await traced(io, 'customer-api-dispatch', () => commandDispatch(config));
       case 'seed':
         return await seed(config, io, rest);
       case 'keys':
@@ -79,6 +81,20 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
   } catch (err) {
     return fail(err);
+  }
+}
+
+/** Runs a long-lived command with tracing when `OTEL_*` turns it on; flushes its spans at the end. */
+async function traced(
+  io: CliIo,
+  serviceName: string,
+  run: (tracing: Tracing | undefined) => Promise<number>,
+): Promise<number> {
+  const tracing = await startTracing({ env: io.env ?? process.env, serviceName });
+  try {
+    return await run(tracing);
+  } finally {
+    await tracing?.shutdown();
   }
 }
 

@@ -4,6 +4,7 @@ import { openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
+import type { Tracing } from '../tracing/index.js';
 import { startDispatcher } from '../webhooks/dispatch-command.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CliIo } from './cli.js';
@@ -13,7 +14,11 @@ import { ensureDemo } from './demo-data.js';
  * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM
  * or SIGINT stops accepting, finishes in-flight requests and closes the database.
  */
-export async function commandServe(config: Config, io: CliIo, options: { demo: boolean }): Promise<number> {
+export async function commandServe(
+  config: Config,
+  io: CliIo,
+  options: { demo: boolean; tracing?: Tracing | undefined },
+): Promise<number> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -27,7 +32,12 @@ export async function commandServe(config: Config, io: CliIo, options: { demo: b
     await prepareDatabase(database, config.migrateOnStart);
     const demo = options.demo ? await ensureDemo(database, config) : undefined;
     observed = await startProcessMetrics(config, database);
-    app = await buildApp({ config, database, metrics: observed.metrics });
+    app = await buildApp({
+      config,
+      database,
+      metrics: observed.metrics,
+      ...(options.tracing ? { tracing: options.tracing } : {}),
+    });
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.dispatchInServer) {
       const observer = deliveryObserver(observed.metrics.registry);

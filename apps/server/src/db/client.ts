@@ -5,6 +5,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import type { StatementTracing } from '../tracing/types.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 import type { TenantShare } from './tenant-share.js';
@@ -37,6 +38,8 @@ export interface Database {
    * queued statements (PGlite, one connection). `buildApp` installs it for the API's requests.
    */
   useTenantShare(share: TenantShare): void;
+  /** Hands every connection (PostgreSQL) or the instance (PGlite) to tracing, which spans its statements. */
+  traceStatements(tracing: StatementTracing): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +131,9 @@ function openPostgres(url: string, location: DatabaseLocation): Database {
     useTenantShare: (share) => {
       pool.share = share;
     },
+    traceStatements: (tracing) => {
+      pool.on('acquire', (client) => tracing.postgresClient(client));
+    },
     close: async () => {
       if (closed) return;
       closed = true;
@@ -167,6 +173,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
       };
     },
     useTenantShare: (share) => shareStatements(client, share),
+    traceStatements: (tracing) => tracing.pglite(client),
     close: async () => {
       if (!client.closed) await client.close();
       release();

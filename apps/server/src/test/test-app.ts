@@ -9,6 +9,7 @@ import type { TenantBandwidth } from '../http/tenant-bandwidth.js';
 import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { AssetStore } from '../modules/assets/content/store.js';
+import type { Tracing } from '../tracing/index.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -29,6 +30,8 @@ export interface TestAppOptions {
   assetStore?: (database: Database, config: Config) => Promise<AssetStore>;
   /** Where the app counts its requests (a test reading its metrics). */
   metrics?: Metrics;
+  /** The app's tracing (a test reading its spans). */
+  tracing?: Tracing;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -76,6 +79,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       ...(options.tenantBandwidth ? { tenantBandwidth: options.tenantBandwidth } : {}),
       ...(options.assetStore ? { assetStore: await options.assetStore(t.database, t.config) } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
+      ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);
