@@ -1,11 +1,13 @@
-import { createRequire } from 'node:module';
 import {
   type Asset,
   OPERATION_NAMES,
   type OperationName,
   type PaginatedOperationName,
 } from '@customer-api/contract';
-import { Agent, type Dispatcher, fetch as undiciFetch } from 'undici';
+import type { Dispatcher } from 'undici';
+import { readEnv, runtimeToken } from './core/env.js';
+import type { RequestEvent, ResponseEvent } from './core/exchange.js';
+import { type ClientLogger, type LogLevel, levelled, resolveLogLevel } from './core/logging.js';
 import { paginate, paginateItems } from './core/paginate.js';
 import { type CallArgs, type CallConfig, callOperation } from './core/request.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './core/retry.js';
@@ -19,6 +21,7 @@ import type {
   RequestOptions,
 } from './core/types.js';
 import { type AssetBody, type UploadOptions, uploadAsset } from './core/upload.js';
+import { CLIENT_VERSION } from './version.js';
 
 /** Base URL used when neither `baseUrl` nor `CUSTOMER_API_BASE_URL` is set. */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:3000';
@@ -40,16 +43,42 @@ export interface ClientOptions {
   /** Delays between retries. */
   backoff?: BackoffOptions;
   /**
-   * undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to send requests through. By default
-   * each client owns one keep-alive `Agent`, closed by `client.close()`; a given one is never closed.
+   * Node.js only: an undici dispatcher (Agent, Pool, ProxyAgent, MockAgent) to send requests
+   * through. By default, on Node.js, each client owns one keep-alive `Agent`, closed by
+   * `client.close()`; a given one is never closed. Other runtimes pool connections themselves.
    */
   dispatcher?: Dispatcher;
-  /** `fetch` implementation (default: undici's `fetch`). It receives `dispatcher` only when one is given or owned. */
+  /**
+   * `fetch` implementation. Default: undici's `fetch` on Node.js, the runtime's global `fetch`
+   * elsewhere (Bun, Deno, Workers, browsers). It receives `dispatcher` only when one is given or owned.
+   */
   fetch?: FetchLike;
   /** Validate success bodies against the contract's schemas (default false: trust the server, stay forward compatible). */
   validateResponses?: boolean;
   /** Headers added to every request. */
   headers?: Record<string, string>;
+  /**
+   * Where log lines go (default `console`). At `debug`, one line per request and response, with
+   * `x-api-key` and other secrets redacted; at `warn`, deprecation warnings only.
+   */
+  logger?: ClientLogger;
+  /** `debug`, `warn` (default) or `off`; defaults to the `CUSTOMER_API_LOG` variable where the runtime has one. */
+  logLevel?: LogLevel;
+  /**
+   * Called before every attempt (retries included); may add or change `event.headers`. An error
+   * it throws rejects the call, unchanged.
+   */
+  onRequest?: (event: RequestEvent) => void | Promise<void>;
+  /** Called on every HTTP response, error statuses included, before the client interprets it. */
+  onResponse?: (event: ResponseEvent) => void | Promise<void>;
+}
+
+/** How a client reaches the network when the options do not say: chosen per runtime by the entry point. */
+export interface DefaultTransport {
+  /** Used when the options give no `fetch`. */
+  fetch: FetchLike;
+  /** Makes the pool a client owns when the options give neither `fetch` nor `dispatcher`. */
+  makeDispatcher?: () => Dispatcher;
 }
 
 /** A Customer API client: one method per contract operation, plus pagination helpers. */
@@ -105,19 +134,12 @@ const RESERVED = new Set([
 ]);
 
 /**
- * Creates a client for the Customer API.
- *
- * @example
- * ```ts
- * const client = createClient({ apiKey: process.env.CUSTOMER_API_KEY });
- * const page = await client.listPages({ query: { limit: 50 } });
- * const account = await client.getAccount({ params: { account_id: 'account_01jd…' } });
- * ```
- * @throws TypeError when no API key is given and `CUSTOMER_API_KEY` is unset.
+ * Builds a client on the entry point's default transport (see `createClient`) where the options
+ * name no `fetch` or `dispatcher`.
  */
-export function createClient(options: ClientOptions = {}): CustomerApiClient {
-  const ownAgent = options.dispatcher || options.fetch ? undefined : new Agent({ keepAliveTimeout: 10_000 });
-  const config = resolveConfig(options, ownAgent);
+export function buildClient(options: ClientOptions, defaults: DefaultTransport): CustomerApiClient {
+  const own = options.dispatcher || options.fetch ? undefined : defaults.makeDispatcher?.();
+  const config = resolveConfig(options, defaults.fetch, own);
   const call = (name: OperationName, args?: CallArgs, opts?: RequestOptions) =>
     callOperation(config, name, args, opts);
   const fetchPage = async (name: OperationName, args: CallArgs, opts?: RequestOptions) =>
@@ -141,16 +163,20 @@ export function createClient(options: ClientOptions = {}): CustomerApiClient {
     putAssetPreview: (assetId: string, body: AssetBody, opts?: UploadOptions) =>
       uploadAsset(config, assetId, 'preview', body, opts),
     close: async () => {
-      await ownAgent?.close();
+      await own?.close();
     },
   };
   return Object.assign(methods, helpers) as unknown as CustomerApiClient;
 }
 
-function resolveConfig(options: ClientOptions, ownAgent: Agent | undefined): CallConfig {
-  const apiKey = options.apiKey ?? process.env.CUSTOMER_API_KEY;
+function resolveConfig(
+  options: ClientOptions,
+  defaultFetch: FetchLike,
+  own: Dispatcher | undefined,
+): CallConfig {
+  const apiKey = options.apiKey ?? readEnv('CUSTOMER_API_KEY');
   if (!apiKey) throw new TypeError('Missing API key: pass createClient({ apiKey }) or set CUSTOMER_API_KEY');
-  const baseUrl = options.baseUrl ?? process.env.CUSTOMER_API_BASE_URL ?? DEFAULT_BASE_URL;
+  const baseUrl = options.baseUrl ?? readEnv('CUSTOMER_API_BASE_URL') ?? DEFAULT_BASE_URL;
   if (!URL.canParse(baseUrl)) throw new TypeError(`Invalid baseUrl: ${baseUrl}`);
   return {
     baseUrl: baseUrl.replace(/\/+$/, ''),
@@ -159,10 +185,15 @@ function resolveConfig(options: ClientOptions, ownAgent: Agent | undefined): Cal
     maxRetries: nonNegative('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     validateResponses: options.validateResponses ?? false,
-    headers: { 'user-agent': USER_AGENT, ...options.headers },
+    headers: { 'user-agent': `customer-api-client/${CLIENT_VERSION} ${runtimeToken()}`, ...options.headers },
     transport: {
-      fetch: options.fetch ?? undiciFetch,
-      dispatcher: options.dispatcher ?? ownAgent,
+      fetch: options.fetch ?? defaultFetch,
+      dispatcher: options.dispatcher ?? own,
+    },
+    observers: {
+      logger: levelled(options.logger, resolveLogLevel(options.logLevel)),
+      onRequest: options.onRequest,
+      onResponse: options.onResponse,
     },
   };
 }
@@ -177,5 +208,5 @@ function nonNegative(name: string, value: number): number {
   return value;
 }
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
-const USER_AGENT = `customer-api-client/${version} node/${process.version}`;
+/** The runtime's `fetch`, looked up per call (so later polyfills count) and called unbound, as Workers require. */
+export const globalFetch: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init);

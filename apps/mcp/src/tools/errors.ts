@@ -60,6 +60,13 @@ function argumentHints(tool: ToolDefinition, details: unknown): string {
 
 /** The error object of anything a tool call can throw; unknown failures keep their message out. */
 export function toErrorObject(error: unknown, baseUrl: string): ErrorObject {
+  // Connection errors are CustomerApiErrors too (status 0): name the server they could not reach.
+  if (error instanceof TimeoutError) {
+    return { code: 'TIMEOUT', detail: `${error.message} (${baseUrl})`, timeoutMs: error.timeoutMs };
+  }
+  if (error instanceof ConnectionError) {
+    return { code: 'CONNECTION_ERROR', detail: `${error.message} (${baseUrl})`, errno: error.errno };
+  }
   if (error instanceof CustomerApiError) {
     const body = error.body;
     if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'code' in body) {
@@ -72,12 +79,6 @@ export function toErrorObject(error: unknown, baseUrl: string): ErrorObject {
       requestId: error.requestId,
       body: typeof body === 'string' ? body.slice(0, 500) : body,
     };
-  }
-  if (error instanceof TimeoutError) {
-    return { code: 'TIMEOUT', detail: `${error.message} (${baseUrl})`, timeoutMs: error.timeoutMs };
-  }
-  if (error instanceof ConnectionError) {
-    return { code: 'CONNECTION_ERROR', detail: `${error.message} (${baseUrl})`, errno: error.errno };
   }
   return {
     code: 'MCP_SERVER_ERROR',

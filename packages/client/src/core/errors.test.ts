@@ -92,11 +92,25 @@ describe('errorFromResponse', () => {
 });
 
 describe('network errors', () => {
-  it('TimeoutError is a ConnectionError but not an API error', () => {
-    const error = new TimeoutError(100);
-    expect(error).toBeInstanceOf(ConnectionError);
-    expect(error).not.toBeInstanceOf(CustomerApiError);
-    expect(error).toMatchObject({ name: 'TimeoutError', timeoutMs: 100 });
+  it('TimeoutError and ConnectionError are CustomerApiErrors with a code and status 0', () => {
+    const timeout = new TimeoutError(100);
+    expect(timeout).toBeInstanceOf(ConnectionError);
+    expect(timeout).toBeInstanceOf(CustomerApiError);
+    expect(timeout).toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', status: 0, timeoutMs: 100 });
+    const cause = new Error('socket hang up');
+    const connection = new ConnectionError('Request failed', { cause });
+    expect(connection).toBeInstanceOf(CustomerApiError);
+    expect(connection).toMatchObject({
+      name: 'ConnectionError',
+      code: 'CONNECTION_ERROR',
+      status: 0,
+      message: 'Request failed',
+      detail: 'Request failed',
+      cause,
+      requestId: undefined,
+      body: undefined,
+    });
+    expect([...connection.headers]).toEqual([]);
   });
 
   it('ConnectionError finds the socket error code in the cause chain', () => {

@@ -19,40 +19,71 @@ export interface ErrorResponseInit {
   readonly error?: ApiError | undefined;
 }
 
+/** Codes of errors raised before any response arrived. */
+export type NoResponseErrorCode = 'CONNECTION_ERROR' | 'TIMEOUT';
+
+/** What the errors without a response ({@link ConnectionError}, {@link TimeoutError}) are built from. */
+export interface NoResponseInit {
+  /** `CONNECTION_ERROR` or `TIMEOUT`. */
+  readonly code: NoResponseErrorCode;
+  /** Human-readable explanation. */
+  readonly message: string;
+}
+
 /**
- * Base class of every error response of the API (specification: Errors). `code` is one of the
- * specification's codes; use `instanceof` on the subclasses (`NotFoundError`, `ConflictError`, …)
- * or switch on `code`. Responses that are not the specification's error object become
- * {@link UnexpectedResponseError}.
+ * Base class of every error the client throws for a call: every error response of the API
+ * (specification: Errors), a response outside the specification ({@link UnexpectedResponseError}),
+ * and a call that got no response at all ({@link ConnectionError}, {@link TimeoutError}; their
+ * `status` is 0). `code` is one of the specification's codes, `UNEXPECTED_RESPONSE`,
+ * `CONNECTION_ERROR` or `TIMEOUT`; use `instanceof` on the subclasses (`NotFoundError`,
+ * `ConflictError`, …) or switch on `code`. A call cancelled through its `signal` rejects with the
+ * signal's reason instead.
  */
 export class CustomerApiError extends Error {
   override name = 'CustomerApiError';
-  /** HTTP status, e.g. 404. */
+  /** HTTP status, e.g. 404; 0 when no response arrived (connection error, timeout). */
   readonly status: number;
-  /** The specification's error code, e.g. `NOT_FOUND`; `UNEXPECTED_RESPONSE` outside the spec. */
-  readonly code: ErrorCode | 'UNEXPECTED_RESPONSE';
-  /** Human-readable explanation from the server. */
+  /** The specification's error code, e.g. `NOT_FOUND`; `UNEXPECTED_RESPONSE` outside the spec; `CONNECTION_ERROR` or `TIMEOUT` without a response. */
+  readonly code: ErrorCode | 'UNEXPECTED_RESPONSE' | NoResponseErrorCode;
+  /** Human-readable explanation from the server (or of the failure, without a response). */
   readonly detail: string;
   /** Structured data: validation issues (400) or rate-limit data (429). */
   readonly details: ApiError['details'];
   /** Identifier of the failed request (body `requestId` or the `x-request-id` header); quote it in support requests. */
   readonly requestId: string | undefined;
-  /** Reason phrase of the status, e.g. `Not Found`. */
+  /** Reason phrase of the status, e.g. `Not Found`; empty without a response. */
   readonly title: string;
   /** URI naming the error type: `{base_url}/errors/<code in lower case>`. */
   readonly type: string | undefined;
-  /** Response headers. */
+  /** Response headers (empty without a response). */
   readonly headers: Headers;
-  /** The response body as received (parsed JSON, or text). */
+  /** The response body as received (parsed JSON, or text); `undefined` without a response. */
   readonly body: unknown;
 
-  /** Builds the error from a response; prefer {@link errorFromResponse}, which picks the subclass. */
-  constructor(init: ErrorResponseInit) {
+  /**
+   * Builds the error from a response (prefer {@link errorFromResponse}, which picks the subclass),
+   * or, for the subclasses without a response, from their code and message.
+   */
+  constructor(init: ErrorResponseInit | NoResponseInit, options?: { cause?: unknown }) {
+    if ('code' in init) {
+      super(init.message, options);
+      this.status = 0;
+      this.code = init.code;
+      this.detail = init.message;
+      this.details = undefined;
+      this.requestId = undefined;
+      this.title = '';
+      this.type = undefined;
+      this.headers = new Headers();
+      this.body = undefined;
+      return;
+    }
     const error = init.error;
     const requestId = error?.requestId || init.headers.get('x-request-id') || undefined;
     const detail = error?.detail ?? `Unexpected response with status ${init.status}`;
     super(
       `${error?.code ?? 'UNEXPECTED_RESPONSE'} (${init.status}): ${detail}${requestId ? ` [${requestId}]` : ''}`,
+      options,
     );
     this.status = init.status;
     this.code = error?.code ?? 'UNEXPECTED_RESPONSE';
@@ -139,28 +170,33 @@ export class UnexpectedResponseError extends CustomerApiError {
   declare readonly code: 'UNEXPECTED_RESPONSE';
 }
 
-/** The request never got a complete response: refused or reset connection, DNS failure, broken body. */
-export class ConnectionError extends Error {
+/**
+ * The request never got a complete response: refused or reset connection, DNS failure, broken
+ * body. `code` is `CONNECTION_ERROR`, `status` 0; the underlying error is the `cause`.
+ */
+export class ConnectionError extends CustomerApiError {
   override name = 'ConnectionError';
+  declare readonly code: NoResponseErrorCode;
   /** The low-level error code when known, e.g. `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`. */
   readonly errno: string | undefined;
 
   /** Wraps the underlying network error as `cause`. */
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, options?: { cause?: unknown; code?: NoResponseErrorCode }) {
+    super({ code: options?.code ?? 'CONNECTION_ERROR', message }, { cause: options?.cause });
     this.errno = findErrorCode(options?.cause);
   }
 }
 
-/** One attempt took longer than `timeoutMs` (retried like a connection error). */
+/** One attempt took longer than `timeoutMs` (retried like a connection error); `code` is `TIMEOUT`. */
 export class TimeoutError extends ConnectionError {
   override name = 'TimeoutError';
+  declare readonly code: 'TIMEOUT';
   /** The per-attempt timeout that was exceeded, in milliseconds. */
   readonly timeoutMs: number;
 
   /** @param timeoutMs the per-attempt timeout that was exceeded */
   constructor(timeoutMs: number) {
-    super(`Request timed out after ${timeoutMs} ms`);
+    super(`Request timed out after ${timeoutMs} ms`, { code: 'TIMEOUT' });
     this.timeoutMs = timeoutMs;
   }
 }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { contract, type OperationName, operationMeta } from '@customer-api/contract';
 import { type AppRoute, ContractNoBody, convertQueryParamsToUrlString } from '@ts-rest/core';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import { exchange, type Observers } from './exchange.js';
 import { type Backoff, isRetryable, retryDelayMs, sleep } from './retry.js';
-import { type RawResponse, sendAttempt, type Transport } from './transport.js';
+import type { RawResponse, Transport } from './transport.js';
 import type { ApiResponse, RequestOptions } from './types.js';
 
 /** Settings shared by every call of one client. */
@@ -16,6 +16,7 @@ export interface CallConfig {
   validateResponses: boolean;
   headers: Record<string, string>;
   transport: Transport;
+  observers: Observers;
 }
 
 /** The untyped input of a call (the typed surface lives in `client.ts`). */
@@ -55,7 +56,9 @@ export async function callOperation(
   const body = requestBody(route, args.body);
   // One key per call, chosen before the first attempt: every retry repeats it, so the server
   // does the work at most once and answers retries with the first response.
-  const idempotencyKey = takesIdempotencyKey(route) ? (options.idempotencyKey ?? randomUUID()) : undefined;
+  const idempotencyKey = takesIdempotencyKey(route)
+    ? (options.idempotencyKey ?? crypto.randomUUID())
+    : undefined;
   const init = {
     url: buildUrl(config.baseUrl, route.path, args.params, args.query),
     method: route.method,
@@ -67,7 +70,7 @@ export async function callOperation(
   const maxRetries = options.maxRetries ?? config.maxRetries;
   for (let attempt = 1; ; attempt++) {
     try {
-      const raw = await sendAttempt(config.transport, init);
+      const raw = await exchange(config.transport, config.observers, name, attempt, init);
       return { ...interpret(config, route, raw), attempts: attempt };
     } catch (error) {
       const retry =
@@ -89,7 +92,7 @@ function requestBody(route: AppRoute, body: unknown): unknown {
   const value = body ?? {};
   if (!acceptsIdempotencyKey(route.body) || typeof value !== 'object' || value === null) return value;
   if ((value as { idempotencyKey?: unknown }).idempotencyKey !== undefined) return value;
-  return { ...value, idempotencyKey: randomUUID() };
+  return { ...value, idempotencyKey: crypto.randomUUID() };
 }
 
 /** POST and PATCH carry `Idempotency-Key`; the server ignores it elsewhere. */

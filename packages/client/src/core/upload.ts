@@ -1,17 +1,17 @@
-import type { Readable } from 'node:stream';
 import { type Asset, AssetSchema } from '@customer-api/contract';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import { exchange } from './exchange.js';
 import { type CallConfig, tagRequestId } from './request.js';
 import { isRetryable, retryDelayMs, sleep } from './retry.js';
-import { sendAttempt, type UploadBody } from './transport.js';
+import type { UploadBody } from './transport.js';
 import type { RequestOptions } from './types.js';
 
 /**
  * Bytes for {@link CustomerApiClient.putAssetContent}: a `Blob` (or `File`), a `Uint8Array`
- * (`Buffer`), a web `ReadableStream`, or a Node.js `Readable` (e.g. `fs.createReadStream`).
- * Streams are sent as they are read, never buffered whole.
+ * (`Buffer`), a web `ReadableStream`, or, on Node.js, a `Readable` (e.g. `fs.createReadStream`)
+ * or another async iterable of bytes. Streams are sent as they are read, never buffered whole.
  */
-export type AssetBody = Blob | Uint8Array | ReadableStream<Uint8Array> | Readable;
+export type AssetBody = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
 /** Options of an asset upload: the media type, and the usual per-call options. */
 export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
@@ -62,7 +62,7 @@ export async function uploadAsset(
   const maxRetries = replayable(body) ? (options.maxRetries ?? config.maxRetries) : 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      const raw = await sendAttempt(config.transport, init);
+      const raw = await exchange(config.transport, config.observers, operationOf(kind), attempt, init);
       const parsed = parseJson(raw.text);
       if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, parsed);
       const data = config.validateResponses ? AssetSchema.safeParse(parsed) : { success: true, data: parsed };
@@ -76,6 +76,10 @@ export async function uploadAsset(
       await sleep(ms, options.signal);
     }
   }
+}
+
+function operationOf(kind: UploadKind): string {
+  return kind === 'content' ? 'putAssetContent' : 'putAssetPreview';
 }
 
 function parseJson(text: string): unknown {

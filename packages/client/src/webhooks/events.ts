@@ -37,7 +37,7 @@ export class WebhookVerificationError extends Error {
 export function parseWebhookDelivery(body: unknown): WebhookDeliveryBody {
   let value = body;
   if (typeof body === 'string' || body instanceof Uint8Array) {
-    const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+    const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
     try {
       value = JSON.parse(text);
     } catch (error) {

@@ -1,11 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WEBHOOK_HEADERS, type WebhookDeliveryBody } from '@customer-api/contract';
 import { parseWebhookDelivery, WebhookVerificationError } from './events.js';
 
 /** Header bags `verifyWebhook` accepts: a Fetch `Headers`, or Node's `req.headers`. */
 export type WebhookHeaders = Headers | Record<string, string | readonly string[] | undefined>;
 
-/** Options of {@link verifyWebhook}. */
+/** Options of {@link verifyWebhook} and {@link verifyWebhookAsync}. */
 export interface VerifyWebhookOptions {
   /**
    * The subscription's `signingSecret` (`whsec_…`). During a rotation pass both the new and the
@@ -32,7 +31,8 @@ export interface VerifyWebhookOptions {
 export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
- * Verifies a webhook delivery and returns its parsed, typed body.
+ * Verifies a webhook delivery and returns its parsed, typed body (synchronous form, on runtimes
+ * with `node:crypto`: Node.js, Bun, Deno; {@link verifyWebhookAsync} works everywhere).
  *
  * Uses the strongest signature present:
  * - Standard Webhooks, when its headers are there: `webhook-signature: v1,<base64 HMAC-SHA256 of
@@ -51,8 +51,66 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
  * if (delivery.payload.type === 'page.version.created') await enqueue(delivery.payload.versionId);
  * ```
  * @throws WebhookVerificationError with a `reason` when any check fails.
+ * @throws TypeError where the runtime has no `node:crypto` (use {@link verifyWebhookAsync}).
  */
 export function verifyWebhook(options: VerifyWebhookOptions): WebhookDeliveryBody {
+  const check = prepare(options);
+  const { createHmac, timingSafeEqual } = nodeCrypto();
+  const matches = check.keys.some((key) => {
+    const expected = createHmac('sha256', key).update(check.message).digest();
+    return check.candidates.some(
+      (candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected),
+    );
+  });
+  if (!matches) throw new WebhookVerificationError('invalid_signature', check.failure);
+  return finish(check);
+}
+
+/**
+ * {@link verifyWebhook} on the Web Crypto API: the same checks, on every runtime (Node.js, Bun,
+ * Deno, Workers, browsers). In a Worker: `await verifyWebhookAsync({ secret, rawBody: await
+ * request.arrayBuffer().then((b) => new Uint8Array(b)), headers: request.headers })`.
+ *
+ * @throws WebhookVerificationError with a `reason` when any check fails (the promise rejects).
+ */
+export async function verifyWebhookAsync(options: VerifyWebhookOptions): Promise<WebhookDeliveryBody> {
+  const check = prepare(options);
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new TypeError('verifyWebhookAsync needs the Web Crypto API (crypto.subtle)');
+  for (const raw of check.keys) {
+    const key = await subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    for (const candidate of check.candidates) {
+      // Web Crypto compares in constant time.
+      if (await subtle.verify('HMAC', key, candidate, check.message)) return finish(check);
+    }
+  }
+  throw new WebhookVerificationError('invalid_signature', check.failure);
+}
+
+type Bytes = Uint8Array<ArrayBuffer>;
+
+/** What remains once headers and timestamps passed: does any key's HMAC of `message` equal a candidate? */
+interface SignatureCheck {
+  keys: Bytes[];
+  message: Bytes;
+  candidates: Bytes[];
+  /** The message of the `invalid_signature` error when none matches. */
+  failure: string;
+  body: Bytes;
+  header: HeaderReader;
+}
+
+interface Clock {
+  now: number;
+  toleranceMs: number;
+}
+
+type HeaderReader = (name: string) => string | undefined;
+
+const utf8 = new TextEncoder();
+
+/** Every check that needs no HMAC, in the order the synchronous form always made them. */
+function prepare(options: VerifyWebhookOptions): SignatureCheck {
   const header = headerReader(options.headers);
   const body = rawBytes(options.rawBody);
   const secrets = typeof options.secret === 'string' ? [options.secret] : [...options.secret];
@@ -70,14 +128,19 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookDeliveryBod
   if (options.requireStandardSignature && standardSignature === undefined) {
     throw new WebhookVerificationError('missing_signature', 'No Standard Webhooks signature header');
   }
-  if (standardSignature !== undefined) {
-    verifyStandardSignature(standardSignature, header, body, secrets, clock);
-  } else if (specSignature !== undefined) {
-    verifySpecSignature(specSignature, header, body, secrets, clock);
-  }
-  const delivery = parseWebhookDelivery(body);
+  const check =
+    standardSignature !== undefined
+      ? standardCheck(standardSignature, header, body, secrets, clock)
+      : specCheck(specSignature ?? '', header, body, secrets, clock);
+  // An empty key (a `whsec_` secret that is not base64) signs nothing; Web Crypto refuses one.
+  return { ...check, keys: check.keys.filter((key) => key.length > 0) };
+}
+
+/** Parses the verified body and checks the id headers against it. */
+function finish(check: SignatureCheck): WebhookDeliveryBody {
+  const delivery = parseWebhookDelivery(check.body);
   for (const idHeader of [WEBHOOK_HEADERS.eventId, WEBHOOK_HEADERS.standardId]) {
-    const id = header(idHeader);
+    const id = check.header(idHeader);
     if (id !== undefined && id !== delivery.eventId) {
       throw new WebhookVerificationError(
         'event_id_mismatch',
@@ -88,55 +151,57 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookDeliveryBod
   return delivery;
 }
 
-interface Clock {
-  now: number;
-  toleranceMs: number;
-}
-
-type HeaderReader = (name: string) => string | undefined;
-
-function verifySpecSignature(
+function specCheck(
   value: string,
   header: HeaderReader,
-  body: Buffer,
+  body: Bytes,
   secrets: string[],
   clock: Clock,
-) {
+): SignatureCheck {
   checkTimestamp(header(WEBHOOK_HEADERS.timestamp), 1, clock);
   const candidates = value
     .split(/[\s,]+/)
     .filter((part) => part.startsWith('sha256='))
-    .map((part) => decode(part.slice('sha256='.length), 'hex'));
-  const matches = secrets.some((secret) => {
-    const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest();
-    return candidates.some((candidate) => safeEqual(candidate, expected));
-  });
-  if (!matches)
-    throw new WebhookVerificationError('invalid_signature', 'X-Webhook-Signature-256 does not match');
+    .map((part) => fromHex(part.slice('sha256='.length)));
+  return {
+    keys: secrets.map((secret) => utf8.encode(secret)),
+    message: body,
+    candidates,
+    failure: 'X-Webhook-Signature-256 does not match',
+    body,
+    header,
+  };
 }
 
-function verifyStandardSignature(
+function standardCheck(
   value: string,
   header: HeaderReader,
-  body: Buffer,
+  body: Bytes,
   secrets: string[],
   clock: Clock,
-) {
+): SignatureCheck {
   const id = header(WEBHOOK_HEADERS.standardId);
   const timestamp = header(WEBHOOK_HEADERS.standardTimestamp);
   if (!id) throw new WebhookVerificationError('missing_header', 'Missing webhook-id header');
   checkTimestamp(timestamp, 1000, clock);
-  const signed = Buffer.concat([Buffer.from(`${id}.${timestamp}.`, 'utf8'), body]);
+  const prefix = utf8.encode(`${id}.${timestamp}.`);
+  const message = new Uint8Array(prefix.length + body.length);
+  message.set(prefix);
+  message.set(body, prefix.length);
   const candidates = value
     .split(' ')
     .filter((part) => part.startsWith('v1,'))
-    .map((part) => decode(part.slice('v1,'.length), 'base64'));
-  const matches = secrets.some((secret) => {
-    const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-    const expected = createHmac('sha256', key).update(signed).digest();
-    return candidates.some((candidate) => safeEqual(candidate, expected));
-  });
-  if (!matches) throw new WebhookVerificationError('invalid_signature', 'webhook-signature does not match');
+    .map((part) => fromBase64(part.slice('v1,'.length), true));
+  return {
+    keys: secrets.map((secret) =>
+      fromBase64(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, false),
+    ),
+    message,
+    candidates,
+    failure: 'webhook-signature does not match',
+    body,
+    header,
+  };
 }
 
 /** `unitMs` is 1 for millisecond timestamps, 1000 for seconds. */
@@ -152,21 +217,41 @@ function checkTimestamp(value: string | undefined, unitMs: number, clock: Clock)
 }
 
 /** A parsed JSON object here is the usual integration mistake: its bytes are gone, so no signature can match. */
-function rawBytes(rawBody: unknown): Buffer {
-  if (typeof rawBody === 'string') return Buffer.from(rawBody, 'utf8');
-  if (rawBody instanceof Uint8Array)
-    return Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength);
+function rawBytes(rawBody: unknown): Bytes {
+  if (typeof rawBody === 'string') return utf8.encode(rawBody);
+  if (rawBody instanceof Uint8Array) return new Uint8Array(rawBody);
   throw new TypeError('rawBody must be the request body as received (string or bytes), not parsed JSON');
 }
 
-function decode(text: string, encoding: 'hex' | 'base64'): Buffer {
-  const valid = encoding === 'hex' ? /^[0-9a-fA-F]+$/ : /^[A-Za-z0-9+/]+={0,2}$/;
-  return valid.test(text) ? Buffer.from(text, encoding) : Buffer.alloc(0);
+/** Invalid hex decodes to no bytes, which matches nothing. */
+function fromHex(text: string): Bytes {
+  if (!/^(?:[0-9a-fA-F]{2})+$/.test(text)) return new Uint8Array(0);
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(i * 2, i * 2 + 2), 16);
+  return out;
 }
 
-/** Constant-time for equal lengths; HMAC-SHA256 digests always are 32 bytes, so a length mismatch leaks nothing secret. */
-function safeEqual(candidate: Buffer, expected: Buffer): boolean {
-  return candidate.length === expected.length && timingSafeEqual(candidate, expected);
+/** Base64 (or base64url) to bytes; `strict` refuses anything but the standard alphabet with padding. */
+function fromBase64(text: string, strict: boolean): Bytes {
+  if (strict && !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return new Uint8Array(0);
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, ''));
+    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
+type NodeCrypto = Pick<typeof import('node:crypto'), 'createHmac' | 'timingSafeEqual'>;
+
+/** `node:crypto` without a static import, so the module loads (and bundles) on every runtime. */
+function nodeCrypto(): NodeCrypto {
+  const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const crypto = runtime?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+  if (typeof crypto?.createHmac !== 'function') {
+    throw new TypeError('verifyWebhook needs node:crypto; use `await verifyWebhookAsync(…)` on this runtime');
+  }
+  return crypto;
 }
 
 function headerReader(headers: WebhookHeaders): HeaderReader {
