@@ -3,7 +3,12 @@ import { sign as githubSign } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, json, startServer } from '../test/fake-server.js';
-import { verifyWebhook, type WebhookHeaders } from './verify.js';
+import {
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  verifyWebhookAsync,
+  type WebhookHeaders,
+} from './verify.js';
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const SECRET = newSecret();
@@ -222,5 +227,72 @@ describe('a receiver on loopback', () => {
     expect((await send(BODY)).status).toBe(200);
     expect((await send(BODY.replace('"draft"', '"published"'))).status).toBe(400);
     expect(results).toEqual([DELIVERY.eventId, 'invalid_signature']);
+  });
+});
+
+describe('verifyWebhookAsync (Web Crypto)', () => {
+  /** What a receiver sees: the body, or the reason of the rejection. */
+  const outcome = async (run: () => unknown) => {
+    try {
+      return { delivery: await run() };
+    } catch (error) {
+      return { reason: (error as { reason?: string }).reason ?? (error as Error).name };
+    }
+  };
+
+  it('gives the same verdict as verifyWebhook on valid, forged, stale and malformed deliveries', async () => {
+    const headers = await signedHeaders();
+    const oldSecret = newSecret();
+    const rotated = await signedHeaders({ secrets: [oldSecret, SECRET] });
+    const standardOnly = without(headers, 'x-webhook-signature-256', 'x-webhook-timestamp');
+    const specOnly = without(headers, 'webhook-id', 'webhook-timestamp', 'webhook-signature');
+    const cases: Array<Partial<VerifyWebhookOptions>> = [
+      { headers },
+      { headers: specOnly },
+      { headers: standardOnly, rawBody: new TextEncoder().encode(BODY) },
+      { headers: new Headers(rotated), secret: [newSecret(), oldSecret] },
+      { headers, rawBody: BODY.replace('version_1', 'version_2') },
+      { headers: specOnly, rawBody: `${BODY} ` },
+      { headers, secret: newSecret() },
+      { headers: specOnly, secret: 'not the secret' },
+      { headers, now: NOW + 301_000 },
+      { headers: { ...standardOnly, 'webhook-signature': 'v1,!!!not-base64' } },
+      { headers: { ...specOnly, 'X-Webhook-Signature-256': 'sha256=abc' } },
+      { headers: { ...specOnly, 'X-Webhook-Event-Id': 'evt_other' } },
+      { headers: without(standardOnly, 'webhook-timestamp') },
+      { headers: {} },
+      { headers: specOnly, requireStandardSignature: true },
+      { headers, secret: 'whsec_' },
+    ];
+    const verdicts = [];
+    for (const extra of cases) {
+      const options = { secret: SECRET, rawBody: BODY, headers: {}, now: NOW, ...extra };
+      const sync = await outcome(() => verifyWebhook(options));
+      expect(await outcome(() => verifyWebhookAsync(options))).toEqual(sync);
+      verdicts.push('delivery' in sync ? 'ok' : sync.reason);
+    }
+    expect(verdicts).toEqual([
+      'ok',
+      'ok',
+      'ok',
+      'ok',
+      'invalid_signature',
+      'invalid_signature',
+      'invalid_signature',
+      'invalid_signature',
+      'stale_timestamp',
+      'invalid_signature',
+      'invalid_signature',
+      'event_id_mismatch',
+      'missing_header',
+      'missing_signature',
+      'missing_signature',
+      'invalid_signature',
+    ]);
+  });
+
+  it('verifies a delivery signed by the standardwebhooks library at the current time', async () => {
+    const headers = await signedHeaders({ at: Date.now() });
+    await expect(verifyWebhookAsync({ secret: SECRET, rawBody: BODY, headers })).resolves.toEqual(DELIVERY);
   });
 });

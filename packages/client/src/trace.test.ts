@@ -1,0 +1,68 @@
+import { context, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient } from './client.js';
+import { type FakeServer, json, startServer } from './test/fake-server.js';
+
+// A real OpenTelemetry setup, as an application would register it; the client imports none of it.
+let server: FakeServer;
+const exporter = new InMemorySpanExporter();
+const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const contextManager = new AsyncLocalStorageContextManager();
+
+beforeAll(async () => {
+  context.setGlobalContextManager(contextManager.enable());
+  trace.setGlobalTracerProvider(provider);
+  server = await startServer((_req, res) => json(res, 200, { pageId: 'page_1' }));
+});
+afterAll(async () => {
+  await server?.close();
+  await provider.shutdown();
+  context.disable();
+  trace.disable();
+});
+
+describe('traceparent', () => {
+  it('sends the active span as a W3C traceparent, and nothing outside a span', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: 'k' });
+    const tracer = trace.getTracer('checkout-service');
+    const span = await tracer.startActiveSpan('sync pages', async (active) => {
+      await client.getPage({ params: { page_id: 'page_1' } });
+      active.end();
+      return active;
+    });
+    await client.getPage({ params: { page_id: 'page_1' } });
+    const { traceId, spanId } = span.spanContext();
+    expect(server.requests.map((r) => r.headers.traceparent)).toEqual([
+      `00-${traceId}-${spanId}-01`,
+      undefined,
+    ]);
+    expect(exporter.getFinishedSpans().map((s) => s.spanContext().traceId)).toEqual([traceId]);
+    await client.close();
+  });
+
+  it('keeps a traceparent the caller set, and marks an unsampled span 00', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: 'k' });
+    const own = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+    const unsampled = trace.wrapSpanContext({
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: 0,
+    });
+    const before = server.requests.length;
+    await context.with(trace.setSpan(context.active(), unsampled), async () => {
+      await client.getPage({ params: { page_id: 'page_1' } }, { headers: { TraceParent: own } });
+      await client.getPage({ params: { page_id: 'page_1' } });
+    });
+    expect(server.requests.slice(before).map((r) => r.headers.traceparent)).toEqual([
+      own,
+      '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00',
+    ]);
+    await client.close();
+  });
+});
