@@ -76,7 +76,27 @@ export function emptyProject(dir: string): string {
 export interface Packed {
   tarball: string;
   source: string;
-  manifest: { name: string; version: string; dependencies?: Record<string, string> };
+  manifest: {
+    name: string;
+    version: string;
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
+}
+
+/** The zod a consumer installs beside the packages (a peer of contract, client and MCP). */
+export interface OwnZod {
+  /** Where that zod is installed in this workspace (a dev dependency of the release check). */
+  dir: string;
+  version: string;
+}
+
+/** The release check's own zod dependencies: `zod` (the workspace's) and `zod-floor` (the peer range's lowest). */
+export function ownZod(alias: 'zod' | 'zod-floor'): OwnZod {
+  const dir = realpathSync(join(packageDir, 'node_modules', alias));
+  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+  return { dir, version };
 }
 
 /**
@@ -96,6 +116,7 @@ async function installFromRegistry(dir: string, packed: Packed[]): Promise<void>
       '--fetch-retries=2',
       '--loglevel=error',
       ...packed.map((p) => p.tarball),
+      `zod@${ownZod('zod').version}`,
       '@types/node@^20.19.0',
     ],
     dir,
@@ -108,13 +129,26 @@ async function installFromRegistry(dir: string, packed: Packed[]): Promise<void>
  * dependency their manifests declare from the workspace's installed copy, after checking that
  * copy's version satisfies the declared range. No network: the same result on every run. A
  * dependency missing from a manifest is not linked, so an import of it fails as a user's would.
+ * The consumer's own zod (`zod`, none for a project that gets zod from a dependency) is linked
+ * first; every peer dependency must then be installed at a version its range accepts.
  */
-export async function installFromWorkspace(dir: string, packed: Packed[]): Promise<void> {
+export async function installFromWorkspace(
+  dir: string,
+  packed: Packed[],
+  zod: OwnZod | undefined = ownZod('zod'),
+): Promise<void> {
   const modules = join(dir, 'node_modules');
   for (const { tarball, manifest } of packed) {
     const target = join(modules, manifest.name);
     mkdirSync(target, { recursive: true });
     await run('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'], dir);
+  }
+  if (zod) {
+    link(modules, 'zod', zod.dir);
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { zod: zod.version } }),
+    );
   }
   const names = new Set(packed.map((p) => p.manifest.name));
   const wanted: Array<[dep: string, range: string, from: string]> = [['@types/node', '^20.19.0', packageDir]];
@@ -131,10 +165,35 @@ export async function installFromWorkspace(dir: string, packed: Packed[]): Promi
     if (!semver.satisfies(version, range, { includePrerelease: true })) {
       throw new Error(`${dep}@${range} is declared, but the workspace tested ${version}`);
     }
-    const link = join(modules, dep);
-    if (existsSync(link)) continue;
-    mkdirSync(dirname(link), { recursive: true });
-    symlinkSync(installed, link, 'dir');
+    link(modules, dep, installed);
+  }
+  checkPeers(modules, packed);
+}
+
+function link(modules: string, dep: string, target: string): void {
+  const path = join(modules, dep);
+  if (existsSync(path)) return;
+  mkdirSync(dirname(path), { recursive: true });
+  symlinkSync(target, path, 'dir');
+}
+
+/**
+ * Every peer dependency of the packed packages is installed (an optional one may be absent), at a
+ * version its range accepts.
+ */
+function checkPeers(modules: string, packed: Packed[]): void {
+  for (const { manifest } of packed) {
+    for (const [dep, range] of Object.entries(manifest.peerDependencies ?? {})) {
+      const file = join(modules, dep, 'package.json');
+      if (!existsSync(file)) {
+        if (manifest.peerDependenciesMeta?.[dep]?.optional) continue;
+        throw new Error(`${manifest.name} needs the peer ${dep}@${range}, not installed`);
+      }
+      const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+      if (!semver.satisfies(version, range)) {
+        throw new Error(`${manifest.name} needs the peer ${dep}@${range}, but ${version} is installed`);
+      }
+    }
   }
 }
 

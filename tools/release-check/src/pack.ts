@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
 import { run, runBin, runPnpm } from './run.js';
 import { type Publishable, workspacePackages } from './scratch.js';
 
@@ -70,4 +70,24 @@ export async function lintTarball(tarball: string, cwd: string): Promise<void> {
     [tarball, '--profile', 'esm-only', '--format', 'ascii'],
     cwd,
   );
+}
+
+/**
+ * The tarball ships its LICENSE, and every source map in it points at sources it also ships
+ * (a declaration map into missing `src/` files sends "go to definition" nowhere).
+ */
+export async function checkContents(tarball: string, name: string, scratch: string): Promise<void> {
+  const dir = mkdtempSync(join(scratch, 'contents-'));
+  await run('tar', ['-xzf', tarball, '-C', dir, '--strip-components=1'], dir);
+  const files = new Set(readdirSync(dir, { recursive: true, encoding: 'utf8' }));
+  if (!files.has('LICENSE')) throw new Error(`${name}: the tarball has no LICENSE`);
+  for (const file of [...files].filter((f) => f.endsWith('.map'))) {
+    const map = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { sources?: string[] };
+    for (const source of map.sources ?? []) {
+      const target = posix.normalize(posix.join(posix.dirname(file), source));
+      if (!files.has(target))
+        throw new Error(`${name}: ${file} points at ${target}, which the tarball lacks`);
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -61,11 +61,16 @@ async function probe(url: string, version: string, apiKey: string): Promise<void
  * Installs the packed server (and the packed contract it depends on) alone in an empty project,
  * then runs its bin from there: `migrate` and `serve` against a fresh PostgreSQL database on
  * TEST_DATABASE_URL's server (embedded PGlite when unset), a key from `keys create`, one request,
- * and SIGTERM. Returns what it ran against.
+ * `whileServing` (consumers calling it with that key), and SIGTERM. Returns what it ran against.
  */
-export async function checkServer(dir: string, server: Packed, packed: Packed[]): Promise<string> {
+export async function checkServer(
+  dir: string,
+  server: Packed,
+  packed: Packed[],
+  whileServing: (url: string, apiKey: string) => Promise<void> = async () => {},
+): Promise<string> {
   const project = emptyProject(dir);
-  await installFromWorkspace(project, closure(server, [server, ...packed]));
+  await installFromWorkspace(project, closure(server, [server, ...packed]), undefined);
   const main = join(project, 'node_modules', server.manifest.name, 'dist', 'main.js');
   const adminUrl = process.env.TEST_DATABASE_URL;
   const name = `release_check_${Date.now().toString(36)}`;
@@ -101,6 +106,7 @@ export async function checkServer(dir: string, server: Packed, packed: Packed[])
     const exited = once(child, 'exit');
     try {
       await probe(`http://127.0.0.1:${env.PORT}`, server.manifest.version, created.apiKey);
+      await whileServing(`http://127.0.0.1:${env.PORT}`, created.apiKey);
     } finally {
       child.kill('SIGTERM');
       await exited;
