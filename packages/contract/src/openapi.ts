@@ -1,5 +1,6 @@
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
+import { markDeprecated } from './common/deprecation.js';
 import { ERROR_CATALOG } from './common/errors.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
@@ -241,6 +242,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
     };
     if (route.description) op.description = route.description;
     op.security = [{ apiKey: [scopeOf(route)] }];
+    if (meta.deprecated) markDeprecated(op, meta.deprecated);
     if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
       op.requestBody = {
         required: !acceptsNoBody(route),

@@ -1,3 +1,5 @@
+import type { Deprecation } from './deprecation.js';
+
 /** The specification's resource groups; each operation belongs to one (OpenAPI tag, MCP toolset). */
 export const RESOURCE_GROUPS = [
   'Pages',
@@ -65,15 +67,23 @@ export interface OperationMeta {
   readonly destructive: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
+  /** Set when the operation is deprecated: since when, until when, and what replaces it. */
+  readonly deprecated?: Deprecation;
 }
 
 /** Builds an operation's metadata with safety hints derived from its kind. */
 export function operation(
   group: ResourceGroup,
   kind: OperationKind,
-  options: { paginated?: boolean; idempotent?: boolean; destructive?: boolean } = {},
+  options: {
+    paginated?: boolean;
+    idempotent?: boolean;
+    destructive?: boolean;
+    deprecated?: Deprecation;
+  } = {},
 ): OperationMeta {
   const idempotent = options.idempotent ?? kind !== 'create';
   const destructive = options.destructive ?? (kind !== 'read' && kind !== 'create');
-  return { group, kind, idempotent, destructive, paginated: options.paginated ?? false };
+  const meta = { group, kind, idempotent, destructive, paginated: options.paginated ?? false };
+  return options.deprecated ? { ...meta, deprecated: options.deprecated } : meta;
 }
