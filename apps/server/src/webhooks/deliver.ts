@@ -3,18 +3,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import {
-  completeAttempt,
-  type DeliveryRow,
-  type EventRow,
-  eventsByIds,
-  type SubscriptionRow,
-  subscriptionsByIds,
-} from './deliveries.repo.js';
+import { completeAttempt, type DeliveryRow, type EventRow, type SubscriptionRow } from './deliveries.repo.js';
 import type { DispatcherLog } from './dispatcher.js';
 import { type Recorded, recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';
+import type { SuccessRecorder } from './success-batch.js';
 
 /** What delivering one attempt needs. */
 export interface DeliverDeps {
@@ -28,6 +22,8 @@ export interface DeliverDeps {
   log: DispatcherLog;
   random?: () => number;
   observer?: DeliveryObserver | undefined;
+  /** Records successes in batches; without it each is its own statement. */
+  successes?: SuccessRecorder;
 }
 
 /** Told what the dispatcher does (metrics); must not throw. */
@@ -62,19 +58,6 @@ export function liveSecrets(subscription: SubscriptionRow, now: Date): SigningSe
 export interface Target {
   subscription: SubscriptionRow | undefined;
   event: EventRow | undefined;
-}
-
-/** Loads the subscriptions and events of a batch of attempts (two queries), by delivery id. */
-export async function loadTargets(db: Db, rows: DeliveryRow[]): Promise<Map<string, Target>> {
-  const [subscriptions, events] = await Promise.all([
-    subscriptionsByIds(db, [...new Set(rows.map((r) => r.subscriptionId))]),
-    eventsByIds(db, [...new Set(rows.map((r) => r.eventId))]),
-  ]);
-  const subById = new Map(subscriptions.map((s) => [s.id, s]));
-  const eventById = new Map(events.map((e) => [e.id, e]));
-  return new Map(
-    rows.map((r) => [r.id, { subscription: subById.get(r.subscriptionId), event: eventById.get(r.eventId) }]),
-  );
 }
 
 /**

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import { webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
 
 /** A stored delivery attempt. */
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -12,54 +12,10 @@ export type EventRow = typeof webhookEvents.$inferSelect;
 /** Counter scope of a subscription's delivery attempts (listWebhookDeliveries' totalCount). */
 export const deliveriesCounter = (subscriptionId: string) => `webhook_deliveries:${subscriptionId}`;
 
-/** Locks up to `limit` events not fanned out yet, oldest first; other dispatchers skip them. */
-export async function lockPendingEvents(tx: Db, limit: number): Promise<EventRow[]> {
-  return tx
-    .select()
-    .from(webhookEvents)
-    .where(isNull(webhookEvents.fannedOutAt))
-    .orderBy(asc(webhookEvents.createdAt), asc(webhookEvents.id))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-}
-
-/** Marks events fanned out (same transaction as their deliveries). */
-export async function markFannedOut(tx: Db, eventIds: string[], at: Date): Promise<void> {
-  if (eventIds.length === 0) return;
-  await tx.update(webhookEvents).set({ fannedOutAt: at }).where(inArray(webhookEvents.id, eventIds));
-}
-
-/** Active subscriptions of the given tenants. */
-export async function activeSubscriptions(tx: Db, tenantIds: string[]): Promise<SubscriptionRow[]> {
-  if (tenantIds.length === 0) return [];
-  return tx
-    .select()
-    .from(webhookSubscriptions)
-    .where(
-      and(
-        inArray(webhookSubscriptions.tenantId, tenantIds),
-        eq(webhookSubscriptions.status, 'active'),
-        isNull(webhookSubscriptions.deletedAt),
-      ),
-    );
-}
-
 /** Inserts delivery attempts. */
 export async function insertDeliveries(tx: Db, rows: Array<typeof webhookDeliveries.$inferInsert>) {
   if (rows.length === 0) return [];
   return tx.insert(webhookDeliveries).values(rows).returning();
-}
-
-/** Subscriptions by id (including disabled and deleted ones). */
-export async function subscriptionsByIds(db: Db, ids: string[]): Promise<SubscriptionRow[]> {
-  if (ids.length === 0) return [];
-  return db.select().from(webhookSubscriptions).where(inArray(webhookSubscriptions.id, ids));
-}
-
-/** Events by id. */
-export async function eventsByIds(db: Db, ids: string[]): Promise<EventRow[]> {
-  if (ids.length === 0) return [];
-  return db.select().from(webhookEvents).where(inArray(webhookEvents.id, ids));
 }
 
 /** What an attempt's outcome writes onto its row. */

@@ -5,11 +5,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { type DeliveryObserver, deliverOne, loadTargets } from './deliver.js';
+import { type DeliverDeps, type DeliveryObserver, deliverOne } from './deliver.js';
 import type { DeliveryRow } from './deliveries.repo.js';
 import { fanOut } from './fan-out.js';
-import { type InFlight, leaseDue } from './lease.repo.js';
+import { type Claimed, type InFlight, leaseDueWithTargets } from './lease.repo.js';
 import { guardedConnector, type Resolver } from './ssrf-guard.js';
+import { SuccessRecorder } from './success-batch.js';
 
 /** Log methods the dispatcher uses (a pino or Fastify logger fits). */
 export type DispatcherLog = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -96,6 +97,7 @@ class Dispatcher implements WebhookDispatcher {
   readonly #log: DispatcherLog;
   readonly #agent: Dispatcher_;
   readonly #ownAgent: boolean;
+  readonly #deliverDeps: DeliverDeps;
   readonly #killSwitch = new AbortController();
   readonly #inFlight = new Set<Promise<void>>();
   /** This dispatcher's attempts in flight per subscription: the shares the claim respects. */
@@ -127,6 +129,13 @@ class Dispatcher implements WebhookDispatcher {
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);
+    this.#deliverDeps = {
+      ...options,
+      agent: this.#agent,
+      abort: this.#killSwitch.signal,
+      log: this.#log,
+      successes: new SuccessRecorder(options.db),
+    };
   }
 
   start(): void {
@@ -164,7 +173,7 @@ class Dispatcher implements WebhookDispatcher {
     for (;;) {
       const rows = await this.#claim(this.#concurrency - this.#inFlight.size, dueBy);
       sent += rows.length;
-      await this.#launch(rows);
+      this.#launch(rows);
       if (this.#inFlight.size === 0) return sent;
       // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
       if (rows.length === 0) await Promise.race(this.#inFlight);
@@ -190,7 +199,7 @@ class Dispatcher implements WebhookDispatcher {
           await this.#maybeFanOut();
           // Fewer than asked for: everything claimable within the shares was claimed, so another
           // claim is worth it only after a slot frees up or an event arrives (both wake the loop).
-          short = (await this.#launch(await this.#claim(free))).length < free;
+          short = this.#launch(await this.#claim(free)).length < free;
         }
         const idle = short && !this.#notified && !this.#backlog;
         if (idle || this.#concurrency - this.#inFlight.size < this.#refill) await this.#sleep(this.#pollMs);
@@ -214,9 +223,10 @@ class Dispatcher implements WebhookDispatcher {
     this.#backlog = (await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) >= FAN_OUT_BATCH;
   }
 
-  #claim(limit: number, dueBy?: Date): Promise<DeliveryRow[]> {
+  /** Leases due attempts with what they are sent to and send (one round trip). */
+  #claim(limit: number, dueBy?: Date): Promise<Claimed[]> {
     const now = this.#options.clock();
-    return leaseDue(this.#options.db, {
+    return leaseDueWithTargets(this.#options.db, {
       now: dueBy ?? now,
       leasedUntil: new Date(now.getTime() + this.#leaseMs),
       token: this.#token,
@@ -229,13 +239,11 @@ class Dispatcher implements WebhookDispatcher {
     });
   }
 
-  /** Loads the batch's subscriptions and events in two queries, then starts every send. */
-  async #launch(rows: DeliveryRow[]): Promise<Promise<void>[]> {
-    const targets = await loadTargets(this.#options.db, rows);
-    const deps = { ...this.#options, agent: this.#agent, abort: this.#killSwitch.signal, log: this.#log };
-    return rows.map((row) => {
+  /** Starts every claimed send; each holds its slot until its outcome is recorded. */
+  #launch(claimed: Claimed[]): Promise<void>[] {
+    return claimed.map(({ row, target }) => {
       const release = this.#hold(row);
-      const task = deliverOne(deps, row, this.#token, targets.get(row.id)).catch((err: unknown) => {
+      const task = deliverOne(this.#deliverDeps, row, this.#token, target).catch((err: unknown) => {
         if (!this.#killSwitch.signal.aborted) {
           this.#log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
         }

@@ -1,7 +1,10 @@
+import { getTableColumns, type Table } from 'drizzle-orm';
+import pg from 'pg';
 import type { Db } from '../db/client.js';
 import { rowQuery, selectList } from '../db/fast.js';
-import { webhookDeliveries } from '../db/schema/index.js';
-import type { DeliveryRow } from './deliveries.repo.js';
+import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import type { Target } from './deliver.js';
+import type { DeliveryRow, EventRow, SubscriptionRow } from './deliveries.repo.js';
 
 /** Attempts one dispatcher is sending right now, per subscription. */
 export interface InFlight {
@@ -39,7 +42,7 @@ export interface LeaseRequest {
  *   have the fewest in flight, so one tenant's or subscription's backlog never crowds out another.
  * Rows locked but not picked are released when the statement commits.
  */
-const LEASE_DUE = `UPDATE webhook_deliveries SET lease_token = $3, leased_until = $2::timestamptz
+const LEASE = `UPDATE webhook_deliveries SET lease_token = $3, leased_until = $2::timestamptz
 WHERE id = ANY (ARRAY(
   WITH RECURSIVE tenants AS (
     (SELECT tenant_id, next_attempt_at AS head FROM webhook_deliveries
@@ -109,8 +112,39 @@ WHERE id = ANY (ARRAY(
     FROM ranked
   )
   SELECT id FROM picked WHERE tenant_load <= $5::int ORDER BY tenant_load, next_attempt_at, id LIMIT $4
-))
-RETURNING ${selectList(webhookDeliveries)}`;
+))`;
+
+const LEASE_DUE = `${LEASE} RETURNING ${selectList(webhookDeliveries)}`;
+
+/** `alias."column" AS "prefix+key"` for every column of a table. */
+function aliasedList(table: Table, alias: string, prefix: string): string {
+  return Object.entries(getTableColumns(table))
+    .map(([key, c]) => `${alias}.${pg.escapeIdentifier(c.name)} AS ${pg.escapeIdentifier(prefix + key)}`)
+    .join(', ');
+}
+
+/** The claim and what its attempts are sent to and send, in one round trip. */
+const LEASE_DUE_WITH_TARGETS = `WITH leased AS (${LEASE} RETURNING *)
+SELECT ${aliasedList(webhookDeliveries, 'l', '')}, ${aliasedList(webhookSubscriptions, 's', 's.')},
+  ${aliasedList(webhookEvents, 'e', 'e.')}
+FROM leased l LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.id = l.event_id`;
+
+const DELIVERY_KEYS = Object.keys(getTableColumns(webhookDeliveries));
+const SUBSCRIPTION_KEYS = Object.keys(getTableColumns(webhookSubscriptions));
+const EVENT_KEYS = Object.keys(getTableColumns(webhookEvents));
+
+/** The columns of `row` under `prefix`, without it; undefined when the joined row is missing. */
+function part<T>(row: Record<string, unknown>, prefix: string, keys: readonly string[]): T | undefined {
+  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return undefined;
+  return Object.fromEntries(keys.map((k) => [k, row[prefix + k]])) as T;
+}
+
+/** A leased attempt with its subscription and event. */
+export interface Claimed {
+  row: DeliveryRow;
+  target: Target;
+}
 
 /**
  * Leases up to `limit` due pending attempts to `token` until `leasedUntil`, fairly: round robin
@@ -120,8 +154,32 @@ RETURNING ${selectList(webhookDeliveries)}`;
  */
 export async function leaseDue(db: Db, input: LeaseRequest): Promise<DeliveryRow[]> {
   if (input.limit <= 0) return [];
+  return rowQuery(db)<DeliveryRow>('webhook_lease_due', LEASE_DUE, leaseValues(input));
+}
+
+/**
+ * {@link leaseDue}, answering each attempt with its subscription and event (the dispatcher's claim:
+ * one round trip instead of three).
+ */
+export async function leaseDueWithTargets(db: Db, input: LeaseRequest): Promise<Claimed[]> {
+  if (input.limit <= 0) return [];
+  const rows = await rowQuery(db)<Record<string, unknown>>(
+    'webhook_lease_due_targets',
+    LEASE_DUE_WITH_TARGETS,
+    leaseValues(input),
+  );
+  return rows.map((r) => ({
+    row: part<DeliveryRow>(r, '', DELIVERY_KEYS) as DeliveryRow,
+    target: {
+      subscription: part<SubscriptionRow>(r, 's.', SUBSCRIPTION_KEYS),
+      event: part<EventRow>(r, 'e.', EVENT_KEYS),
+    },
+  }));
+}
+
+function leaseValues(input: LeaseRequest): unknown[] {
   const inFlight = input.inFlight ?? [];
-  return rowQuery(db)<DeliveryRow>('webhook_lease_due', LEASE_DUE, [
+  return [
     input.now.toISOString(),
     input.leasedUntil.toISOString(),
     input.token,
@@ -130,5 +188,5 @@ export async function leaseDue(db: Db, input: LeaseRequest): Promise<DeliveryRow
     inFlight.map((f) => f.tenantId),
     inFlight.map((f) => f.subscriptionId),
     inFlight.map((f) => f.count),
-  ]);
+  ];
 }

@@ -14,6 +14,7 @@ import {
 } from './deliveries.repo.js';
 import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { SendOutcome } from './sender.js';
+import type { SuccessRecorder } from './success-batch.js';
 
 /** What recording needs besides the database. */
 export interface RecordDeps {
@@ -22,6 +23,8 @@ export interface RecordDeps {
   /** Seconds between attempts (`WEBHOOKS_RETRY_SCHEDULE`). */
   retryScheduleSeconds: readonly number[];
   random?: () => number;
+  /** Records successes in batches (the dispatcher's); without it each is its own statement. */
+  successes?: SuccessRecorder;
 }
 
 /** How an attempt ended, as far as the queue is concerned. */
@@ -54,7 +57,10 @@ export async function recordOutcome(
     attemptedAt: now,
   };
   if (isSuccess(outcome.status)) {
-    return (await completeSuccess(db, delivery.id, token, base)) ? 'succeeded' : 'lease-lost';
+    const recorded = deps.successes
+      ? await deps.successes.record(delivery.id, token, base)
+      : await completeSuccess(db, delivery.id, token, base);
+    return recorded ? 'succeeded' : 'lease-lost';
   }
   const failed: AttemptResult = {
     ...base,

@@ -1,7 +1,20 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import { WEBHOOK_HEADERS } from '@customer-api/contract';
 
 const SECRET_PREFIX = 'whsec_';
+
+/** HMAC keys by secret (each is derived once, not per delivery); emptied when it reaches 1024. */
+const keys = new Map<string, KeyObject>();
+
+function cachedKey(cacheKey: string, derive: () => Buffer): KeyObject {
+  let key = keys.get(cacheKey);
+  if (!key) {
+    if (keys.size >= 1024) keys.clear();
+    key = createSecretKey(derive());
+    keys.set(cacheKey, key);
+  }
+  return key;
+}
 
 /** A new signing secret: `whsec_` + 32 random bytes in standard base64 (DESIGN, Webhooks). */
 export function generateSigningSecret(): string {
@@ -13,7 +26,8 @@ export function generateSigningSecret(): string {
  * body, keyed by the whole secret string as UTF-8 so GitHub-style `sha256=` verifiers work as is.
  */
 export function specSignature(secret: string, body: string): string {
-  return `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(body, 'utf8').digest('hex')}`;
+  const key = cachedKey(`spec:${secret}`, () => Buffer.from(secret, 'utf8'));
+  return `sha256=${createHmac('sha256', key).update(body, 'utf8').digest('hex')}`;
 }
 
 /**
@@ -26,9 +40,8 @@ export function standardSignature(
   timestampSeconds: number,
   body: string,
 ): string {
-  const key = Buffer.from(
-    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
-    'base64',
+  const key = cachedKey(`std:${secret}`, () =>
+    Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64'),
   );
   const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`, 'utf8').digest('base64');
   return `v1,${mac}`;

@@ -1,0 +1,77 @@
+import { eq, inArray } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { webhookDeliveries, webhookSubscriptions } from '../db/schema/index.js';
+import { newId } from '../lib/ids.js';
+import { useTestApp } from '../test/test-app.js';
+import { fanOut } from './fan-out.js';
+import { leaseDue } from './lease.repo.js';
+import { SuccessRecorder } from './success-batch.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
+
+const time = steppingClock();
+const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+const h = webhookHelpers(t, time.clock);
+
+describe('recording successes in batches', () => {
+  it('writes every attempt still leased to its recorder, none other, and ends failure runs', async () => {
+    const db = t.database.db;
+    const failing = await h.subscribe('http://127.0.0.1:9/a');
+    const healthy = await h.subscribe('http://127.0.0.1:9/b');
+    await db
+      .update(webhookSubscriptions)
+      .set({ failingSince: time.clock() })
+      .where(eq(webhookSubscriptions.id, failing.webhookSubscriptionId));
+    for (let i = 0; i < 3; i += 1) await h.version();
+    await fanOut(db, { clock: time.clock, ids: newId });
+    const now = time.clock();
+    const leased = await leaseDue(db, {
+      now,
+      leasedUntil: new Date(now.getTime() + 60_000),
+      token: 'mine',
+      limit: 100,
+    });
+    expect(leased).toHaveLength(6);
+
+    // Settled in one turn, so they go out together; one claims a lease it does not hold.
+    const recorder = new SuccessRecorder(db);
+    const [stolen, ...own] = leased;
+    if (!stolen) throw new Error('nothing leased');
+    const result = { responseStatus: 204, responseBody: '', durationMs: 2, attemptedAt: now };
+    const recorded = await Promise.all([
+      recorder.record(stolen.id, 'not-mine', result),
+      ...own.map((row) => recorder.record(row.id, 'mine', result)),
+    ]);
+    expect(recorded).toEqual([false, true, true, true, true, true]);
+
+    const rows = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          leased.map((r) => r.id),
+        ),
+      );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(stolen.id)).toMatchObject({
+      status: 'pending',
+      leaseToken: 'mine',
+      responseStatus: null,
+    });
+    for (const row of own) {
+      expect(byId.get(row.id)).toMatchObject({ status: 'succeeded', responseStatus: 204, leaseToken: null });
+    }
+    const subs = await db
+      .select()
+      .from(webhookSubscriptions)
+      .where(
+        inArray(webhookSubscriptions.id, [failing.webhookSubscriptionId, healthy.webhookSubscriptionId]),
+      );
+    expect(subs.map((s) => s.failingSince)).toEqual([null, null]);
+
+    // A second record of the same attempt (a late duplicate) finds nothing to write.
+    const [first] = own;
+    if (!first) throw new Error('nothing recorded');
+    expect(await recorder.record(first.id, 'mine', result)).toBe(false);
+  });
+});
