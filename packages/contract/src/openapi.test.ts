@@ -74,7 +74,7 @@ const operations = () =>
 
 describe('openapi.json tells the whole truth', () => {
   it('declares its JSON Schema dialect and a {baseUrl} server for every environment', () => {
-    expect(committed.jsonSchemaDialect).toBe('https://spec.openapis.org/oas/3.1/dialect/base');
+    expect(committed.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(committed.servers).toEqual([
       expect.objectContaining({
         url: '{baseUrl}',

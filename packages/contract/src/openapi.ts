@@ -62,8 +62,12 @@ const WEBHOOK_DELIVERY_HEADERS: Array<[string, string, string]> = [
   ],
 ];
 
-/** JSON Schema dialect of every schema in the document (OpenAPI 3.1's own base vocabulary). */
-const JSON_SCHEMA_DIALECT = 'https://spec.openapis.org/oas/3.1/dialect/base';
+/**
+ * JSON Schema dialect of every schema in the document: draft 2020-12, what Zod writes. (The OAS base
+ * dialect adds keywords no schema here uses, and validators that do not know it, Prism among them,
+ * then skip every schema without a word.)
+ */
+const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** The scope an operation needs: reads `read`, everything else `write` (as the server checks). */
 const scopeOf = (route: AppRoute) => (route.method === 'GET' ? 'read' : 'write');
