@@ -13,6 +13,7 @@ import { TenantShare } from './db/tenant-share.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
+import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorPages } from './http/error-pages.js';
 import {
@@ -232,6 +233,7 @@ function registerApi(
     ttlMs: deps.config.authCacheTtlS * 1000,
     clock: deps.clock,
   });
+  registerDeprecation(scope, contract);
   registerAuth(scope, { resolveKey, ...limits });
   registerLargeResponses(scope, bandwidth);
   idempotency.register(scope);
