@@ -28,6 +28,8 @@ export const messages = pgTable(
     reasoning: text('reasoning'),
     isInterrupted: boolean('is_interrupted').notNull().default(false),
     snapshot: jsonb('snapshot'),
+    /** The message's size in a history read, changes included, measured when it was written. */
+    jsonBytes: integer('json_bytes'),
     createdAt: ts('created_at').notNull(),
   },
   (t) => [uniqueIndex('messages_conversation_seq_idx').on(t.conversationId, t.seq)],

@@ -12,14 +12,15 @@ import * as repo from './messages.repo.js';
 
 /**
  * Checks the history with the message just inserted as number `seq` (the audience row is locked,
- * so concurrent posts are checked one after the other); throwing rolls the insert back, so nothing
- * is stored. A full history is 400 VALIDATION_ERROR, as DESIGN fixes for every bound on writes.
+ * so concurrent posts are checked one after the other) and stores the message's size for reads;
+ * throwing rolls the insert back, so nothing is stored. A full history is 400 VALIDATION_ERROR,
+ * as DESIGN fixes for every bound on writes.
  */
 export async function assertWithinLimits(
   tx: AppDeps['db'],
-  conversationId: string,
-  seq: number,
+  message: { conversationId: string; id: string; seq: number },
 ): Promise<void> {
+  const { conversationId, seq } = message;
   // Sequence numbers run 1, 2, 3… per conversation and messages are never deleted: seq counts them.
   if (seq > MESSAGE_HISTORY_MAX_MESSAGES) {
     throw ValidationError.of(
@@ -40,6 +41,7 @@ export async function assertWithinLimits(
       `The audience's message history is full: with this message (${bytes(messageBytes)}) it would take ${bytes(totalBytes)}, more than the ${bytes(MESSAGE_HISTORY_MAX_BYTES)} (4 MiB) an audience's history may hold. Continue the conversation in a new audience.`,
     );
   }
+  await repo.storeMessageBytes(tx, message.id, messageBytes);
 }
 
 const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;

@@ -5,6 +5,7 @@ import {
   MESSAGE_HISTORY_MAX_MESSAGES,
   MESSAGE_MAX_BYTES,
 } from '@customer-api/contract';
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { messages as messagesTable } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
@@ -169,5 +170,52 @@ describe('number of messages in a history', () => {
     expect(history.messages).toHaveLength(MESSAGE_HISTORY_MAX_MESSAGES);
     expect(history.messages.at(-1)?.messageId).toBe(legacy.at(-1));
     expect(history.messages[0]?.timestamp).toBe(201);
+  });
+});
+
+describe('sizes stored when a message is written', () => {
+  it('equal what the database measures afresh, changes and saved changes included, and older rows are measured', async () => {
+    const { audience, messages } = await setup();
+    const posted = [
+      withToolResult(10_000),
+      {
+        role: 'assistant',
+        content: 'Proposed a title — «ça va».',
+        reasoning: 'r'.repeat(500),
+        contentParts: [{ type: 'text', text: 'part' }],
+        changes: [
+          { field: 'metaTitle', newValue: 'Saved title', status: 'saved' },
+          { field: 'supplementaryContext', newValue: 'y'.repeat(2_000), status: 'applied' },
+        ],
+      },
+      { role: 'user', content: 'plain' },
+    ] as CreateMessageBody[];
+    for (const body of posted) {
+      const res = await post(messages, body);
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    await storeDirectly(audience.audienceId, messages, 4, 5, 'written before sizes were stored');
+    const conversation = await repo.findConversation(t.database.db, t.tenant.tenantId, audience.audienceId);
+    if (!conversation) throw new Error('no conversation');
+    const stored = await t.database.db
+      .select({ seq: messagesTable.seq, jsonBytes: messagesTable.jsonBytes })
+      .from(messagesTable)
+      .where(eq(messagesTable.conversationId, conversation.id))
+      .orderBy(messagesTable.seq);
+    expect(stored.map((row) => row.jsonBytes === null)).toEqual([false, false, false, true, true]);
+
+    // Measured afresh with the stored sizes set aside, the total is the same.
+    const before = await repo.firstSeqWithin(t.database.db, conversation.id, { count: 10, bytes: 1e9 });
+    await t.database.db
+      .update(messagesTable)
+      .set({ jsonBytes: null })
+      .where(eq(messagesTable.conversationId, conversation.id));
+    const afresh = await repo.firstSeqWithin(t.database.db, conversation.id, { count: 10, bytes: 1e9 });
+    expect(before).toEqual(afresh);
+    expect(before?.seq).toBe(1);
+    // And it bounds what a read sends.
+    const read = await get(messages);
+    expect(read.statusCode).toBe(200);
+    expect(before?.bytes).toBeGreaterThanOrEqual(historyBytes(read.body));
   });
 });

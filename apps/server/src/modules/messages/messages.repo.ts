@@ -79,11 +79,13 @@ const CHANGE_OVERHEAD = 160;
  * read returns it, changes included, computed by the database so that Node builds no string for
  * it. PostgreSQL prints jsonb with a space after ':' and ',', so this counts a few bytes more than
  * compact JSON, never fewer: a bound on it holds on what is sent. Saved changes count twice, as
- * the read lists them again under pendingChanges.
+ * the read lists them again under pendingChanges. A message's size is stored when it is written
+ * ({@link storeMessageBytes}; nothing changes it later), so reads sum integers: only messages
+ * written before sizes were stored are measured again.
  */
 function sizedMessages(conversationId: string, newest?: number) {
   return sql`
-    SELECT m.seq, ${sql.raw(String(MESSAGE_OVERHEAD))}
+    SELECT m.seq, coalesce(m.json_bytes, ${sql.raw(String(MESSAGE_OVERHEAD))}
       + octet_length(to_json(m.content)::text)
       + coalesce(octet_length(to_json(m.reasoning)::text), 4)
       + coalesce(octet_length(m.tool_calls::text), 4)
@@ -96,7 +98,7 @@ function sizedMessages(conversationId: string, newest?: number) {
             * CASE WHEN c.status = 'saved' THEN 2 ELSE 1 END)
           FROM ${messageChanges} c
           WHERE c.audience_id = m.audience_id AND c.message_seq = m.seq
-        ), 0) AS bytes
+        ), 0)) AS bytes
     FROM ${messages} m
     WHERE m.conversation_id = ${conversationId}
     ${newest === undefined ? sql`` : sql`ORDER BY m.seq DESC LIMIT ${newest}`}`;
@@ -139,6 +141,11 @@ export async function firstSeqWithin(
   const row = res.rows[0];
   if (row?.first === null || row?.first === undefined) return undefined;
   return { seq: Number(row.first), bytes: Number(row.bytes ?? 0) };
+}
+
+/** Stores the size a message was measured at when written (see {@link sizedMessages}). */
+export async function storeMessageBytes(db: Db, messageId: string, bytes: number): Promise<void> {
+  await db.update(messages).set({ jsonBytes: bytes }).where(eq(messages.id, messageId));
 }
 
 /** Highest message sequence number of a conversation (0 when empty). */

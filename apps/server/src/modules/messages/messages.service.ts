@@ -195,10 +195,11 @@ export async function createMessage(
       reasoning: body.reasoning ?? null,
       isInterrupted: body.isInterrupted ?? false,
       snapshot: applied ? state : null,
+      jsonBytes: null,
       createdAt: now,
     };
     await repo.insertMessage(tx, row, changes);
-    await assertWithinLimits(tx, conversation.id, seq);
+    await assertWithinLimits(tx, row);
     if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
     await repo.touchConversation(tx, conversation.id, now);
     return toMessage(row, changes.length > 0 ? changes : null);

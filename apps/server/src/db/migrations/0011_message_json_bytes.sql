@@ -1,0 +1,1 @@
+ALTER TABLE "messages" ADD COLUMN "json_bytes" integer;
