@@ -5,6 +5,7 @@ import { ERROR_CATALOG } from './common/errors.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
+import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
 import {
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_HEADERS,
@@ -89,6 +90,9 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
 };
 
 type Io = 'input' | 'output';
+
+/** Methods of a path item in the usual reading order (reads, creates, changes, deletes). */
+const METHOD_ORDER = ['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace'];
 
 /**
  * Converts every schema registered with an `id` into a component. Schemas whose request (input)
@@ -256,6 +260,12 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
   Object.assign(paths, assetContentPaths());
+  attachExamples(paths);
+  for (const [path, item] of Object.entries(paths)) {
+    paths[path] = Object.fromEntries(
+      Object.entries(item).sort(([a], [b]) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)),
+    );
+  }
   const webhooks: Record<string, JsonObject> = {};
   for (const type of WEBHOOK_EVENT_TYPES) {
     webhooks[type] = {
@@ -276,7 +286,10 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: toSchema(WebhookDeliveryBodySchema, 'output', inputOnly) },
+            'application/json': {
+              schema: toSchema(WebhookDeliveryBodySchema, 'output', inputOnly),
+              example: WEBHOOK_EXAMPLES[type] as Json,
+            },
           },
         },
         responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
@@ -294,6 +307,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       description:
         'Customer-facing HTTP/JSON API for pages, audiences (with versions and message histories), persons, accounts with activity logs, topics, trashed assets and webhook subscriptions. Every POST and PATCH accepts an `Idempotency-Key` header that makes it safe to retry; GET and DELETE ignore it (they are safe to repeat as they are).',
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'Customer API issues', url: 'https://github.com/customer-api/customer-api/issues' },
     },
     servers: (options.servers as Json[] | undefined) ?? DEFAULT_SERVERS,
     security: [{ apiKey: [] }],
@@ -365,6 +379,29 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       schemas: Object.fromEntries(Object.entries(schemas).filter(([id]) => used.has(id))),
     },
   });
+}
+
+/**
+ * Puts the contract's examples (openapi-examples.ts) into the document: the request example on
+ * each JSON request body, the response example on each 2xx JSON response.
+ */
+function attachExamples(paths: Record<string, JsonObject>): void {
+  for (const item of Object.values(paths)) {
+    for (const op of Object.values(item) as JsonObject[]) {
+      const examples = OPERATION_EXAMPLES[op.operationId as string];
+      const json = (holder: Json | undefined) =>
+        ((holder as JsonObject | undefined)?.content as JsonObject | undefined)?.['application/json'] as
+          | JsonObject
+          | undefined;
+      const body = json(op.requestBody);
+      if (body && examples?.request !== undefined) body.example = examples.request as Json;
+      for (const [status, response] of Object.entries(op.responses as JsonObject)) {
+        const media = json(response);
+        const example = examples?.responses[status];
+        if (media && status.startsWith('2') && example !== undefined) media.example = example as Json;
+      }
+    }
+  }
 }
 
 /** Gives an `<id>Input` component the plain name when the output form is not used anywhere. */

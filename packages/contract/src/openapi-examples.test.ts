@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { type AppRoute, ContractNoBody } from '@ts-rest/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AssetSchema } from './assets/assets.schemas.js';
+import { ID_PREFIXES } from './common/ids.js';
+import { contract, OPERATION_NAMES } from './contract.js';
+import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
+import { WEBHOOK_EVENT_TYPES, WebhookDeliveryBodySchema } from './webhooks/events.schemas.js';
+
+const committed = JSON.parse(readFileSync(new URL('../openapi.json', import.meta.url), 'utf8')) as {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation }>;
+};
+type Media = { content?: Record<string, { example?: unknown }> };
+type Operation = { operationId: string; requestBody?: Media; responses: Record<string, Media> };
+
+/** The asset content routes are described beside the contract; their JSON answer is an Asset. */
+const CONTENT_RESPONSES: Record<string, z.ZodType> = {
+  putAssetContent: AssetSchema,
+  putAssetPreview: AssetSchema,
+};
+
+const problems = (schema: z.ZodType, value: unknown) => {
+  const parsed = schema.safeParse(value);
+  return parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+};
+
+describe('the examples of the OpenAPI document', () => {
+  it.each(OPERATION_NAMES)('%s: its request and 2xx examples are valid against its schemas', (name) => {
+    const route = contract[name] as AppRoute;
+    const examples = OPERATION_EXAMPLES[name];
+    expect(examples, name).toBeDefined();
+    if ('body' in route && route.body !== ContractNoBody && route.method !== 'GET') {
+      expect(examples?.request, `${name} request`).toBeDefined();
+      expect(problems(route.body as z.ZodType, examples?.request)).toEqual([]);
+    }
+    for (const [status, schema] of Object.entries(route.responses)) {
+      if (!status.startsWith('2')) continue;
+      expect(examples?.responses[status], `${name} ${status}`).toBeDefined();
+      expect(problems(schema as z.ZodType, examples?.responses[status])).toEqual([]);
+    }
+  });
+
+  it('covers the asset uploads and every webhook event with valid bodies', () => {
+    for (const [name, schema] of Object.entries(CONTENT_RESPONSES)) {
+      expect(problems(schema, OPERATION_EXAMPLES[name]?.responses['200']), name).toEqual([]);
+    }
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      expect(problems(WebhookDeliveryBodySchema, WEBHOOK_EXAMPLES[type]), type).toEqual([]);
+      expect((WEBHOOK_EXAMPLES[type] as { payload: { type: string } }).payload.type).toBe(type);
+    }
+  });
+
+  it('uses ids of the form the server makes: <prefix>_ and 26 lower-case base32 characters', () => {
+    const text = JSON.stringify([OPERATION_EXAMPLES, WEBHOOK_EXAMPLES]);
+    const ids = [...text.matchAll(new RegExp(`"(${ID_PREFIXES.join('|')})_[^"]*"`, 'g'))].map((m) => m[0]);
+    expect(ids.length).toBeGreaterThan(100);
+    expect(ids.filter((id) => !/^"[a-z]+_[0-9a-hjkmnp-tv-z]{26}"$/.test(id))).toEqual([]);
+  });
+
+  it('puts an example on every JSON request body and 2xx JSON response of openapi.json', () => {
+    const missing: string[] = [];
+    const operations = [
+      ...Object.values(committed.paths).flatMap((item) => Object.values(item)),
+      ...Object.values(committed.webhooks).map((item) => item.post),
+    ];
+    for (const op of operations) {
+      const json = op.requestBody?.content?.['application/json'];
+      if (json && json.example === undefined) missing.push(`${op.operationId} request`);
+      for (const [status, response] of Object.entries(op.responses)) {
+        const body = response.content?.['application/json'];
+        if (status.startsWith('2') && body && body.example === undefined)
+          missing.push(`${op.operationId} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('keeps the examples out of the Zod schemas (the MCP tool schemas are made from them)', () => {
+    const schemas = OPERATION_NAMES.flatMap((name) => {
+      const route = contract[name] as AppRoute;
+      const body = 'body' in route && route.body !== ContractNoBody ? [route.body] : [];
+      return [...body, ...Object.values(route.responses)] as z.ZodType[];
+    });
+    const text = JSON.stringify(schemas.map((schema) => z.toJSONSchema(schema, { unrepresentable: 'any' })));
+    expect(text).not.toMatch(/"examples?":/);
+  });
+});
