@@ -16,8 +16,9 @@ function builtFiles(dir: string): string[] {
 }
 
 describe('built package', () => {
-  it('depends at run time on zod and @ts-rest/core only', () => {
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core', 'zod']);
+  it("depends at run time on @ts-rest/core, and on zod as a peer (the consumer's own copy)", () => {
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@ts-rest/core']);
+    expect(Object.keys(manifest.peerDependencies)).toEqual(['zod']);
   });
 
   it('imports nothing Node-only, so it runs in a browser', () => {
