@@ -56,7 +56,7 @@ export async function boundedHistory(
   db: AppDeps['db'],
   conversation: repo.ConversationRow,
   admit: (bytes: number) => Promise<void>,
-): Promise<[repo.MessageRow[], repo.ChangeRow[]]> {
+): Promise<[repo.HistoryMessageRow[], repo.ChangeRow[]]> {
   const within = await repo.firstSeqWithin(db, conversation.id, {
     count: MESSAGE_HISTORY_MAX_MESSAGES,
     bytes: MESSAGE_HISTORY_MAX_BYTES,

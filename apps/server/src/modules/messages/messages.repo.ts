@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, max, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, gte, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { conversations, messageChanges, messages } from '../../db/schema/index.js';
 
@@ -40,10 +40,21 @@ export async function touchConversation(db: Db, conversationId: string, at: Date
   return row;
 }
 
-/** Messages of a conversation from sequence number `fromSeq` on, oldest first. */
-export async function listMessages(db: Db, conversationId: string, fromSeq = 1): Promise<MessageRow[]> {
+/** A message as a history read shows it: its snapshot only as whether it has one. */
+export type HistoryMessageRow = Omit<MessageRow, 'snapshot' | 'jsonBytes'> & { hasSnapshot: boolean };
+
+/**
+ * Messages of a conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
+ * to the audience's whole editable state, and not part of what a read sends) stay in the database.
+ */
+export async function listMessages(
+  db: Db,
+  conversationId: string,
+  fromSeq = 1,
+): Promise<HistoryMessageRow[]> {
+  const { snapshot: _snapshot, jsonBytes: _jsonBytes, ...columns } = getTableColumns(messages);
   return db
-    .select()
+    .select({ ...columns, hasSnapshot: sql<boolean>`${messages.snapshot} IS NOT NULL` })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), gte(messages.seq, fromSeq)))
     .orderBy(asc(messages.seq));

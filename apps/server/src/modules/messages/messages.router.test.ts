@@ -96,6 +96,8 @@ describe('POST …/messages and restore', () => {
 
     let history = GetMessageSchema.parse((await get(messages)).json());
     expect(history.messages.map((m) => m.content)).toEqual(['Make it about logistics', 'Done', 'More']);
+    // The read tells which messages hold a snapshot without sending (or reading) the snapshots.
+    expect(history.messages.map((m) => m.hasSnapshot)).toEqual([false, true, true]);
     expect(history.conversation).toMatchObject({ publishedMessageId: null });
     expect(history.pendingChanges).toEqual([
       expect.objectContaining({ field: 'metaKeywords', newValue: 'x, y', status: 'saved' }),

@@ -33,13 +33,13 @@ const toChange = (row: repo.ChangeRow): Change => ({
   status: row.status as Change['status'],
 });
 
-function toMessage(row: repo.MessageRow, changes: repo.ChangeRow[] | null): Message {
+function toMessage(row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null): Message {
   return {
     messageId: row.id,
     role: row.role as Message['role'],
     content: row.content,
     timestamp: row.timestampMs,
-    hasSnapshot: row.snapshot !== null,
+    hasSnapshot: row.hasSnapshot,
     toolCalls: (row.toolCalls as Message['toolCalls']) ?? null,
     changes: changes ? changes.map(toChange) : null,
     contentParts: (row.contentParts as Message['contentParts']) ?? null,
@@ -202,7 +202,7 @@ export async function createMessage(
     await assertWithinLimits(tx, row);
     if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
     await repo.touchConversation(tx, conversation.id, now);
-    return toMessage(row, changes.length > 0 ? changes : null);
+    return toMessage({ ...row, hasSnapshot: row.snapshot !== null }, changes.length > 0 ? changes : null);
   });
 }
 
