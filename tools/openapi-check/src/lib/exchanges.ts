@@ -1,0 +1,68 @@
+/** One request sent through the validating proxy and what came back. */
+export interface Exchange {
+  operation: string;
+  expected: number;
+  status: number;
+  /** Prism's findings: its `sl-violations` header, or its own error answer in place of the server's. */
+  violations: string[];
+}
+
+/** A request of the traffic: an operation of the document and the status the server must answer. */
+export interface Call {
+  operation: string;
+  method: string;
+  path: string;
+  expect: number;
+  key?: string | undefined;
+  body?: unknown;
+  /** A raw body (asset uploads) sent as is. */
+  raw?: Uint8Array | undefined;
+  headers?: Record<string, string> | undefined;
+}
+
+/** Sends calls through the proxy and keeps every exchange with its violations. */
+export class Recorder {
+  readonly exchanges: Exchange[] = [];
+
+  constructor(private readonly base: string) {}
+
+  /** Sends one call; returns the parsed JSON body (or undefined) and the response headers. */
+  async send(call: Call): Promise<{ body: unknown; headers: Headers }> {
+    const headers: Record<string, string> = { ...call.headers };
+    if (call.key !== undefined) headers['x-api-key'] = call.key;
+    let body: string | Uint8Array | undefined;
+    if (call.raw) body = call.raw;
+    else if (call.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(call.body);
+    }
+    const res = await fetch(this.base + call.path, { method: call.method, headers, body });
+    const text = await res.text();
+    const json =
+      (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
+    const violations: string[] = [];
+    const header = res.headers.get('sl-violations');
+    if (header) violations.push(header);
+    const type = (json as { type?: unknown } | undefined)?.type;
+    if (typeof type === 'string' && type.startsWith('https://stoplight.io/prism/')) violations.push(text);
+    this.exchanges.push({ operation: call.operation, expected: call.expect, status: res.status, violations });
+    return { body: json, headers: res.headers };
+  }
+
+  /** Exchanges that failed: a violation, or another status than the call expected. */
+  failures(): Exchange[] {
+    return this.exchanges.filter((e) => e.violations.length > 0 || e.status !== e.expected);
+  }
+
+  /** Statuses validated per operation: `{ createPage: [201, 400, …] }`. */
+  coverage(): Map<string, Set<number>> {
+    const covered = new Map<string, Set<number>>();
+    for (const e of this.exchanges) {
+      if (e.violations.length > 0 || e.status !== e.expected) continue;
+      const statuses = covered.get(e.operation) ?? new Set<number>();
+      statuses.add(e.status);
+      covered.set(e.operation, statuses);
+    }
+    return covered;
+  }
+}
