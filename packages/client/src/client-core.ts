@@ -208,5 +208,5 @@ function nonNegative(name: string, value: number): number {
   return value;
 }
 
-/** The runtime's `fetch`, looked up per call (so later polyfills count) and called unbound, as Workers require. */
+/** The runtime's `fetch`, looked up per call (so later polyfills count) and called on `globalThis`, as Workers require. */
 export const globalFetch: FetchLike = (url, init) => (globalThis.fetch as unknown as FetchLike)(url, init);
