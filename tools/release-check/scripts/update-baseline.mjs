@@ -19,5 +19,8 @@ const baseline = join(root, 'tools/release-check/baseline');
 const { version } = JSON.parse(readFileSync(join(contract, 'package.json'), 'utf8'));
 const released = !args.includes('--unreleased');
 copyFileSync(join(contract, 'openapi.json'), join(baseline, 'openapi.json'));
-writeFileSync(join(baseline, 'release.json'), `${JSON.stringify({ contractVersion: version, released }, null, 2)}\n`);
+writeFileSync(
+  join(baseline, 'release.json'),
+  `${JSON.stringify({ contractVersion: version, released }, null, 2)}\n`,
+);
 console.log(`contract OpenAPI baseline: ${version}${released ? '' : ' (not released)'}`);
