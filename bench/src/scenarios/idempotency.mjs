@@ -132,7 +132,7 @@ async function measureTable(ctx, name, creations, env) {
 /** Runs scenario 8 against its own databases and server processes (PostgreSQL, Node 24). */
 export async function runIdempotency(ctx) {
   const samples = Number(process.env.BENCH_IDEMPOTENCY_SAMPLES ?? (ctx.quick ? 300 : 1000));
-  const creations = Number(process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.quick ? 10_000 : 100_000));
+  const creations = Number(process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.quick ? 2_000 : 100_000));
   const loadAtStart = os
     .loadavg()
     .map((v) => v.toFixed(2))

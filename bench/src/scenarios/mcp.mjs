@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createClient } from '@customer-api/client';
+import { request } from 'undici';
 import { MCP_MAIN, ROOT } from '../lib/proc.mjs';
 import { percentile, spread } from '../lib/stats.mjs';
 
@@ -83,16 +84,25 @@ async function openEra(ctx, env, era) {
 async function overheads(ctx, env, direct, calls) {
   const eras = { 2025: await openEra(ctx, env, '2025'), '2026-07-28': await openEra(ctx, env, '2026-07-28') };
   const plain = () => direct.listPages({ query: { limit: 20 } });
+  // The client's own cost: the same GET with undici.request, its body parsed as JSON.
+  const pagesUrl = `${env.CUSTOMER_API_BASE_URL}/v0/pages?limit=20`;
+  const raw = async () => {
+    const res = await request(pagesUrl, { headers: { 'x-api-key': env.CUSTOMER_API_KEY } });
+    const body = await res.body.json();
+    if (res.statusCode !== 200) throw new Error(`raw listPages: ${res.statusCode}`);
+    return body;
+  };
   const rounds = [];
   try {
     for (let i = 0; i < 20; i += 1)
-      await Promise.all([eras[2025].call(), eras['2026-07-28'].call(), plain()]);
+      await Promise.all([eras[2025].call(), eras['2026-07-28'].call(), plain(), raw()]);
     for (let r = 0; r < ctx.reps; r += 1) {
-      const samples = { 2025: [], '2026-07-28': [], client: [] };
+      const samples = { 2025: [], '2026-07-28': [], client: [], raw: [] };
       for (let i = 0; i < calls; i += 1) {
         samples[2025].push(await timed(eras[2025].call));
         samples['2026-07-28'].push(await timed(eras['2026-07-28'].call));
         samples.client.push(await timed(plain));
+        samples.raw.push(await timed(raw));
       }
       const round = {};
       for (const [name, s] of Object.entries(samples))
@@ -112,6 +122,9 @@ async function overheads(ctx, env, direct, calls) {
   return {
     client50: of('client', 0),
     client99: of('client', 1),
+    raw50: of('raw', 0),
+    raw99: of('raw', 1),
+    clientCost50: spread(rounds.map((r) => r.client[0] - r.raw[0])),
     eras: { 2025: era(2025), '2026-07-28': era('2026-07-28') },
   };
 }
@@ -203,6 +216,9 @@ export async function runMcp(ctx, server) {
     mcp99: legacy.p99,
     client50: measured.client50,
     client99: measured.client99,
+    raw50: measured.raw50,
+    raw99: measured.raw99,
+    clientCost50: measured.clientCost50,
     overhead50: legacy.overhead50,
     eras: measured.eras,
     statelessMemory: memory,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hammer } from '../lib/load.mjs';
 import { api, startOurs } from '../lib/ours.mjs';
-import { cpuMicros, freePort, startProcess, stopProcess } from '../lib/proc.mjs';
+import { cpuMicros, freePort, runJsonScript, startProcess, stopProcess } from '../lib/proc.mjs';
 import { spread } from '../lib/stats.mjs';
 
 const PATH = '/v0/pages?limit=20';
@@ -47,6 +47,7 @@ async function startTargets(ctx, ours24) {
     [24, n24],
     [20, n20],
   ]) {
+    if (!bin) continue; // a quick run on a machine without Node 20
     if (node === 20)
       targets.push({
         key: 'ours',
@@ -109,12 +110,25 @@ export async function runOverhead(ctx, ours24) {
         round[`${t.key}@${t.node}`] = run;
         ctx.progress(`overhead round ${r + 1}/${ctx.reps}: ${t.key} on Node ${t.node}`);
       }
+      round['direct-pg@24'] = await directPg(ctx);
+      ctx.progress(`overhead round ${r + 1}/${ctx.reps}: the same statements with pg`);
       rounds.push(round);
     }
     return summarise(targets, rounds, bodyBytes);
   } finally {
     for (const t of targets) if (t.server !== ours24) await stopProcess(t.server);
   }
+}
+
+/** The read-path limit: the request's statements and JSON with `pg` alone (read-pg-worker.mjs). */
+function directPg(ctx) {
+  return runJsonScript(ctx.nodes.n24, new URL('./read-pg-worker.mjs', import.meta.url).pathname, {
+    DATABASE_URL: ctx.databaseUrl,
+    TENANT_ID: ctx.pages.tenantId,
+    SECONDS: String(ctx.loadSeconds),
+    CONCURRENCY: '50',
+    POOL_SIZE: '10',
+  });
 }
 
 function summarise(targets, rounds, bodyBytes) {
@@ -140,6 +154,13 @@ function summarise(targets, rounds, bodyBytes) {
       if (s.n > 0) ratios[`ours/${other}@${node}`] = s;
     }
   }
-  ratios['node24/node20 (ours)'] = ratio('ours@24', 'ours@20');
-  return { rows, ratios, bodyBytes };
+  const n24n20 = ratio('ours@24', 'ours@20');
+  if (n24n20.n > 0) ratios['node24/node20 (ours)'] = n24n20;
+  ratios['ours/direct-pg@24'] = ratio('ours@24', 'direct-pg@24');
+  const directPg = {
+    rps: spread(rounds.map((r) => r['direct-pg@24'].rps)),
+    errors: rounds.reduce((n, r) => n + r['direct-pg@24'].errors, 0),
+    bytes: rounds[0]?.['direct-pg@24'].bytes,
+  };
+  return { rows, ratios, bodyBytes, directPg };
 }

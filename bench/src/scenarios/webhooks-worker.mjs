@@ -5,6 +5,7 @@
 // give the commit-to-receipt latency. Prints one JSON line.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
@@ -22,6 +23,9 @@ const { recordVersionEvent } = await load('webhooks/outbox.js');
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
 const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
+/** Events of the large backlog case (0: skipped), spread over BACKLOG_TENANTS one-subscription tenants. */
+const BACKLOG = Number(process.env.BACKLOG ?? 0);
+const BACKLOG_TENANTS = 10;
 const CONCURRENCY = 16; // the dispatcher's default number of deliveries in flight
 
 // One tenant's backlog: its share is the whole dispatcher here, so the rate is the machine's own
@@ -72,12 +76,12 @@ const subject = () => ({
   status: 'draft',
   createdAt: new Date(),
 });
-async function emit(count) {
+async function emit(count, tenants = [tenantId]) {
   const ids = [];
   for (let i = 0; i < count; i += 200) {
     await database.db.transaction(async (tx) => {
       for (let j = i; j < Math.min(count, i + 200); j += 1) {
-        const s = subject();
+        const s = { ...subject(), tenantId: tenants[j % tenants.length] };
         ids.push(s.versionId);
         await recordVersionEvent(tx, deps, 'page.version.created', s);
       }
@@ -96,10 +100,10 @@ const until = (count, ms = 120_000) =>
     check();
   });
 
-function startDispatchers(n) {
+function startDispatchers(n, extraEnv = {}) {
   return Array.from({ length: n }, () =>
     spawn(process.execPath, [new URL('main.js', server).pathname, 'dispatch'], {
-      env: { ...process.env, ...env },
+      env: { ...process.env, ...env, ...extraEnv },
       stdio: 'ignore',
     }),
   );
@@ -157,7 +161,11 @@ async function plainUndici() {
 async function latency() {
   const children = startDispatchers(1);
   try {
-    await new Promise((r) => setTimeout(r, 1500)); // let the dispatcher start polling
+    // One event delivered first: the dispatcher has started and listens (a loaded machine can take
+    // seconds to start a process; that start-up is not delivery latency).
+    received = 0;
+    await emit(1);
+    await until(1);
     const committed = new Map();
     const total = LATENCY_RATE * LATENCY_SECONDS;
     received = 0;
@@ -175,12 +183,63 @@ async function latency() {
   }
 }
 
+/** Resident set size of a process in MiB (Linux /proc). */
+const rssMiB = (pid) =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
+
+/**
+ * BACKLOG pending events over ten tenants with one subscription each, drained by one dispatcher
+ * with the default per-tenant share (4 of its 16 slots): the rate, and the dispatcher's RSS from
+ * the first arrival (start-up done) to the last, sampled every 500 ms.
+ */
+async function backlog() {
+  const tenants = [];
+  for (let i = 0; i < BACKLOG_TENANTS; i += 1) {
+    const tenant = await ensureTenant(deps, `bench-backlog-${Date.now()}-${i}`);
+    await createSubscription(deps, tenant.tenantId, { url, eventTypes: ['page.version.*'] });
+    tenants.push(tenant.tenantId);
+  }
+  const t0 = performance.now();
+  await emit(BACKLOG, tenants);
+  const emitSeconds = (performance.now() - t0) / 1000;
+  arrivals.clear();
+  received = 0;
+  firstAt = 0;
+  const [child] = startDispatchers(1, { WEBHOOKS_TENANT_CONCURRENCY: '4' });
+  const samples = [];
+  const sampler = setInterval(() => {
+    if (received > 0) samples.push({ t: (performance.now() - firstAt) / 1000, rss: rssMiB(child.pid) });
+  }, 500);
+  try {
+    await until(BACKLOG, 1_800_000);
+  } finally {
+    clearInterval(sampler);
+    samples.push({ t: (lastAt - firstAt) / 1000, rss: rssMiB(child.pid) });
+    await stopDispatchers([child]);
+  }
+  const start = samples[0]?.rss ?? Number.NaN;
+  const rss = samples.map((x) => x.rss);
+  return {
+    events: BACKLOG,
+    tenants: BACKLOG_TENANTS,
+    emitSeconds,
+    rate: (BACKLOG - 1) / ((lastAt - firstAt) / 1000),
+    rssStart: start,
+    rssEnd: rss.at(-1),
+    rssMin: Math.min(...rss),
+    rssMax: Math.max(...rss),
+    maxDeviation: Math.max(...rss.map((r) => Math.abs(r - start) / start)),
+    samples,
+  };
+}
+
 const one = await drain(1);
 const two = await drain(2);
 const undici = await plainUndici();
 const lat = await latency();
+const large = BACKLOG > 0 ? await backlog() : undefined;
 receiver.close();
 await database.close();
 process.stdout.write(
-  `${JSON.stringify({ events: EVENTS, one, two, undici, latency: lat, database: database.kind })}\n`,
+  `${JSON.stringify({ events: EVENTS, one, two, undici, latency: lat, backlog: large, database: database.kind })}\n`,
 );

@@ -1,6 +1,7 @@
 // Scenario 4: webhook deliveries per second with one and two `customer-api dispatch` processes
 // against plain undici POSTs to the same loopback receiver, and commit-to-receipt latency at a
-// fixed moderate rate. Each round runs in webhooks-worker.mjs on Node 24, on its own database.
+// fixed moderate rate; in the first round only, a large backlog over ten tenants (rate and the
+// dispatcher's memory). Each round runs in webhooks-worker.mjs on Node 24, on its own database.
 import { ensureDatabase } from '../lib/db.mjs';
 import { runJsonScript } from '../lib/proc.mjs';
 import { spread } from '../lib/stats.mjs';
@@ -16,8 +17,10 @@ export async function runWebhooks(ctx) {
   };
   const worker = new URL('./webhooks-worker.mjs', import.meta.url).pathname;
   const rounds = [];
+  const backlog = String(ctx.quick ? 2000 : 100_000);
   for (let r = 0; r < ctx.reps; r += 1) {
-    rounds.push(await runJsonScript(ctx.nodes.n24, worker, env, { timeoutMs: 300_000 }));
+    const roundEnv = r === 0 ? { ...env, BACKLOG: backlog } : env;
+    rounds.push(await runJsonScript(ctx.nodes.n24, worker, roundEnv, { timeoutMs: 2_400_000 }));
     ctx.progress(`webhooks round ${r + 1}/${ctx.reps}`);
   }
   return {
@@ -31,5 +34,6 @@ export async function runWebhooks(ctx) {
     p50: spread(rounds.map((r) => r.latency.p50)),
     p99: spread(rounds.map((r) => r.latency.p99)),
     samples: rounds.reduce((n, r) => n + r.latency.samples, 0),
+    backlog: rounds[0]?.backlog,
   };
 }

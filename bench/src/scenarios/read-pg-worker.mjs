@@ -1,0 +1,74 @@
+// The read-path limit of scenario 1: what `GET /v0/pages?limit=20` asks of PostgreSQL (the keyset
+// page and the maintained counter, the same two named prepared statements, sent together on two
+// pooled connections, timestamps parsed as the server parses them), issued directly with `pg` at
+// the load generator's concurrency and the server's pool size, each result mapped and serialised
+// to the same JSON the API answers (cursor included). No HTTP, no auth, no validation: the ratio
+// ours / this is what the service costs around the database's own work. Prints one JSON line.
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+
+const dist = new URL('../../../apps/server/dist/', import.meta.url);
+const load = (path) => import(new URL(path, dist).href);
+const { parseTimestamptz, selectList } = await load('db/fast.js');
+const { pages } = await load('db/schema/index.js');
+const { CursorCodec, toPage } = await load('lib/pagination.js');
+const { toApiPage } = await load('modules/pages/pages.service.js');
+
+const { DATABASE_URL, TENANT_ID } = process.env;
+const SECONDS = Number(process.env.SECONDS);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 50);
+const POOL_SIZE = Number(process.env.POOL_SIZE ?? 10);
+const LIMIT = 20;
+
+const types = {
+  getTypeParser: (oid, format) =>
+    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
+      ? parseTimestamptz
+      : pg.types.getTypeParser(oid, format ?? 'text'),
+};
+const LIST_FIRST = `SELECT ${selectList(pages)} FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2`;
+const COUNTER = 'SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = $2';
+
+const db = new pg.Pool({ connectionString: DATABASE_URL, max: POOL_SIZE });
+const { rows: keyRows } = await db.query(`SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`);
+const cursors = new CursorCodec(keyRows[0].value);
+const binding = { tenantId: TENANT_ID, operation: 'listPages' };
+
+async function listOnce() {
+  const [page, counter] = await Promise.all([
+    db.query({ name: 'pages_list_first', text: LIST_FIRST, values: [TENANT_ID, LIMIT + 1], types }),
+    db.query({ name: 'counter_read', text: COUNTER, values: [TENANT_ID, 'pages'], types }),
+  ]);
+  const body = toPage({
+    rows: page.rows,
+    limit: LIMIT,
+    totalCount: Number(counter.rows[0]?.count ?? 0),
+    position: (row) => ({ createdAt: row.createdAt, id: row.id }),
+    map: toApiPage,
+    encode: (p) => cursors.encode(binding, p),
+  });
+  return JSON.stringify(body);
+}
+
+// Warm-up: prepares the statements on every connection.
+await Promise.all(Array.from({ length: CONCURRENCY }, listOnce));
+let done = 0;
+let errors = 0;
+let bytes = 0;
+const until = performance.now() + SECONDS * 1000;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (performance.now() < until) {
+      try {
+        bytes = (await listOnce()).length;
+        done += 1;
+      } catch {
+        errors += 1;
+      }
+    }
+  }),
+);
+const seconds = (performance.now() - t0) / 1000;
+await db.end();
+process.stdout.write(`${JSON.stringify({ rps: done / seconds, total: done, errors, bytes })}\n`);
