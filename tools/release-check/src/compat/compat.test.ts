@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BREAKING_KINDS, type JsonObject } from './changes.js';
-import { applyFixture, FIXTURE_BASE, FIXTURES } from './fixtures.js';
+import { applyFixture, at, FIXTURE_BASE, FIXTURES } from './fixtures.js';
 import { type Baseline, judge, readBaseline } from './gate.js';
 import { diffOpenApi } from './openapi-diff.js';
 
@@ -65,6 +65,14 @@ describe('contract compatibility gate', () => {
       breaking: true,
       at: 'GET /v0/items › response 200 › items[] › name',
     });
+  });
+
+  it('sees no change where HTTP sees none: a response header spelled in another case', () => {
+    const doc = structuredClone(FIXTURE_BASE);
+    const headers = at(doc, 'paths', '/v0/items', 'get', 'responses', '200', 'headers');
+    headers['x-request-id'] = headers['X-Request-Id'] ?? null;
+    delete headers['X-Request-Id'];
+    expect(diffOpenApi(FIXTURE_BASE, doc)).toEqual([]);
   });
 
   it('survives a component that refers to itself', () => {

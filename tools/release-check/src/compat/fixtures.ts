@@ -96,6 +96,7 @@ export const FIXTURE_BASE: JsonObject = {
         properties: {
           name: { type: 'string', minLength: 1, maxLength: 100 },
           note: { type: 'string' },
+          parentId: { anyOf: [{ type: 'string' }, { type: 'null' }] },
           status: { $ref: '#/components/schemas/Status' },
         },
         additionalProperties: false,
@@ -346,6 +347,38 @@ export const FIXTURES: Fixture[] = [
       );
       s.properties = {};
       s.required = [];
+    },
+  },
+  {
+    name: 'field dropped by moving the schema behind allOf',
+    kind: 'response-field-removed',
+    breaking: true,
+    change: (d) => {
+      const item = schema(d, 'Item');
+      at(d, 'components', 'schemas').ItemBase = { type: 'object', properties: { id: { type: 'string' } } };
+      at(d, 'components', 'schemas').Item = {
+        allOf: [{ $ref: '#/components/schemas/ItemBase' }, { required: item.required ?? [] }],
+      };
+    },
+  },
+  {
+    name: 'response pointed at another component without the field',
+    kind: 'response-field-removed',
+    breaking: true,
+    change: (d) => {
+      at(d, 'components', 'schemas').Item2 = { ...schema(d, 'Item'), properties: { id: { type: 'string' } } };
+      at(d, 'paths', '/v0/items/{item_id}', 'get', 'responses', '200', 'content', 'application/json').schema =
+        {
+          $ref: '#/components/schemas/Item2',
+        };
+    },
+  },
+  {
+    name: 'request field no longer accepts null',
+    kind: 'request-type-narrowed',
+    breaking: true,
+    change: (d) => {
+      at(schema(d, 'CreateItem'), 'properties').parentId = { type: 'string' };
     },
   },
   {
