@@ -53,6 +53,22 @@ describe('logging', () => {
     await client.close();
   });
 
+  it('redacts secrets a server or proxy echoes back in response headers, whatever their case', async () => {
+    server = await startServer((_req, res) =>
+      json(res, 200, PAGE, { 'X-Api-Key': 'cak_secret_key', 'Set-Cookie': 'session=s3cret' }),
+    );
+    const { lines, logger } = recordingLogger();
+    const client = createClient({ baseUrl: server.url, apiKey: 'cak_secret_key', logger, logLevel: 'debug' });
+    await client.getPage({ params: { page_id: 'p' } }, { headers: { Cookie: 'a=b' } });
+    expect(lines[1]?.fields?.headers).toMatchObject({
+      'x-api-key': '[redacted]',
+      'set-cookie': '[redacted]',
+    });
+    expect(lines[0]?.fields?.headers).toMatchObject({ Cookie: '[redacted]' });
+    expect(JSON.stringify(lines)).not.toMatch(/cak_secret_key|s3cret|a=b/);
+    await client.close();
+  });
+
   it('turns debug on with CUSTOMER_API_LOG=debug, and stays quiet without it', async () => {
     server = await startServer((_req, res) => json(res, 200, PAGE));
     const quiet = recordingLogger();

@@ -65,4 +65,21 @@ describe('traceparent', () => {
     ]);
     await client.close();
   });
+
+  it('sends nothing for an invalid span context (e.g. one smuggling header text), lower-cases upper-case ids', async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: 'k' });
+    const before = server.requests.length;
+    for (const traceId of ['0'.repeat(32), `${'a'.repeat(31)}\r\nx-api-key: stolen`, 'A'.repeat(32)]) {
+      const span = trace.wrapSpanContext({ traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 });
+      await context.with(trace.setSpan(context.active(), span), () =>
+        client.getPage({ params: { page_id: 'p' } }),
+      );
+    }
+    expect(server.requests.slice(before).map((r) => r.headers.traceparent)).toEqual([
+      undefined,
+      undefined,
+      `00-${'a'.repeat(32)}-00f067aa0ba902b7-01`,
+    ]);
+    await client.close();
+  });
 });

@@ -34,11 +34,14 @@ export function activeTraceHeaders(): Record<string, string> {
     return {};
   }
   const spanContext = (span as { spanContext?: () => SpanContextLike } | undefined)?.spanContext?.();
-  if (!spanContext || !TRACE_ID.test(spanContext.traceId) || !SPAN_ID.test(spanContext.spanId)) return {};
+  if (!spanContext || typeof spanContext.traceId !== 'string' || typeof spanContext.spanId !== 'string')
+    return {};
+  // OpenTelemetry accepts upper-case ids; W3C Trace Context writes them in lower case.
+  const traceId = spanContext.traceId.toLowerCase();
+  const spanId = spanContext.spanId.toLowerCase();
+  if (!TRACE_ID.test(traceId) || !SPAN_ID.test(spanId)) return {};
   const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
-  const headers: Record<string, string> = {
-    traceparent: `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`,
-  };
+  const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${flags}` };
   const state = spanContext.traceState?.serialize();
   if (state) headers.tracestate = state;
   return headers;
