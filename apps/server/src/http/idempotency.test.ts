@@ -228,4 +228,30 @@ describe('Idempotency-Key', () => {
     await createPage('sweeper');
     expect(await expired()).toBe(Math.max(0, before - 16));
   });
+
+  it('keeps no response of publishAudienceMessage (a history of up to 4 MiB): a retry publishes again and answers the history as it is then', async () => {
+    const page = await t.seed.page(t.tenant);
+    const audience = await t.seed.audience(t.tenant, page.pageId);
+    const messages = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
+    const posted = await send('POST', messages, undefined, { role: 'user', content: 'x'.repeat(100_000) });
+    expect(posted.statusCode, posted.body).toBe(201);
+    const { messageId } = posted.json<{ messageId: string }>();
+    const publish = `${messages}/${messageId}/publish`;
+    const kept = async () =>
+      (
+        await t.database.db.select({ n: count() }).from(idempotencyKeys).where(eq(idempotencyKeys.key, 'pub'))
+      )[0]?.n;
+
+    const first = await send('POST', publish, 'pub', {});
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ conversation: { publishedMessageId: messageId } });
+    expect(await kept()).toBe(0);
+    await send('POST', messages, undefined, { role: 'user', content: 'later' });
+    const again = await send('POST', publish, 'pub', {});
+    expect(again.statusCode).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBeUndefined();
+    expect(again.json<{ messages: unknown[] }>().messages).toHaveLength(2);
+    // The key's format is still checked.
+    expectApiError(await send('POST', publish, 'k'.repeat(300), {}), 'VALIDATION_ERROR');
+  });
 });

@@ -34,6 +34,15 @@ function isKept(status: number): boolean {
   return status < 500 && ![400, 401, 403, 429].includes(status);
 }
 
+/**
+ * Writes whose response is a read of what they left: publishing a message answers with the
+ * audience's whole history (up to 4 MiB). Their responses are not kept (a key would otherwise
+ * store megabytes for a day per request): the write is idempotent by itself, so a retry with the
+ * same key runs again, changes nothing more and answers the history as it is then. The key's
+ * format is checked as everywhere.
+ */
+export const NOT_KEPT_OPERATIONS: ReadonlySet<string> = new Set(['publishAudienceMessage']);
+
 /** The first execution's response: as sent, and as handed to ts-rest. */
 interface FirstRun {
   status: number;
@@ -74,7 +83,9 @@ export class IdempotencyGuard {
     for (const [name, handler] of Object.entries(implementation)) {
       const route = routes[name];
       const writes = route && (route.method === 'POST' || route.method === 'PATCH');
-      wrapped[name] = writes ? this.#wrap(route, handler as Handler) : handler;
+      if (!writes) wrapped[name] = handler;
+      else if (NOT_KEPT_OPERATIONS.has(name)) wrapped[name] = checkingKey(handler as Handler);
+      else wrapped[name] = this.#wrap(route, handler as Handler);
     }
     return wrapped as T;
   }
@@ -193,6 +204,14 @@ export class IdempotencyGuard {
       : raw;
     return { status: result.status, bytes: JSON.stringify(result.body), result };
   }
+}
+
+/** A handler whose `Idempotency-Key`, if any, is checked (400 when malformed) but not kept. */
+function checkingKey(handler: Handler): Handler {
+  return async (args) => {
+    readIdempotencyKey(args.request);
+    return handler(args);
+  };
 }
 
 /** Rolls back a keyed transaction whose handler failed, carrying the failure. */

@@ -157,3 +157,30 @@ describe('a place in line is taken before the history is read', () => {
     expect(bandwidth.inLine(t.tenant.tenantId)).toBe(0);
   });
 });
+
+describe('publishing a message, which answers with the history', () => {
+  it('streams a long history in the same line as reads: past the line it is 429 before anything is read', async () => {
+    const tenant = await t.seed.tenant();
+    const path = await history(tenant, 4);
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: t.auth(tenant.apiKey),
+      payload: { role: 'user', content: 'to publish' },
+    });
+    const publish = `${path}/${posted.json<{ messageId: string }>().messageId}/publish`;
+    const port = await listening();
+
+    const streamed = await t.app.inject({ method: 'POST', url: publish, headers: t.auth(tenant.apiKey) });
+    expect(streamed.statusCode, streamed.body).toBe(200);
+    expect(streamed.headers['content-length']).toBeUndefined();
+    expect(streamed.json<{ messages: unknown[] }>().messages).toHaveLength(5);
+
+    await startRead(port, path, tenant.apiKey);
+    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
+    await expect.poll(() => bandwidth.inLine(tenant.tenantId)).toBe(4);
+    const refused = await t.app.inject({ method: 'POST', url: publish, headers: t.auth(tenant.apiKey) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().detail).toContain('large responses in progress');
+  });
+});

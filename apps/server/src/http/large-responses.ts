@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { operationNamer } from '../metrics/operation-names.js';
 import { RateLimitedError } from './errors.js';
+import { NOT_KEPT_OPERATIONS } from './idempotency.js';
 import { INLINE_RESPONSE_CHARS, type JsonStream, type Lane, toJsonBody } from './json-stream.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
 
@@ -13,8 +15,13 @@ import { TenantBandwidth } from './tenant-bandwidth.js';
  * responses, errors and writes (whose bodies the idempotency record keeps) are serialised as before.
  */
 export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBandwidth): void {
+  const operationOf = operationNamer();
   app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET') return;
+    // Reads, and the writes that answer with a read and keep no response (see NOT_KEPT_OPERATIONS).
+    const read =
+      request.method === 'GET' ||
+      NOT_KEPT_OPERATIONS.has(operationOf(request.method, request.routeOptions.url));
+    if (!read) return;
     reads.set(request, { bandwidth });
     reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
     // A place reserved before the read and never streamed (a small body, an error) is given back.

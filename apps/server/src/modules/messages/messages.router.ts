@@ -33,11 +33,16 @@ export const messagesModule = defineModule('messages', (deps) => ({
   }),
   publishAudienceMessage: async ({ params, request }) => ({
     status: 200,
-    body: await service.publishMessage(deps, {
-      tenantId: requireAuth(request).tenantId,
-      pageId: params.page_id,
-      audienceId: params.audience_id,
-      messageId: params.message_id,
-    }),
+    body: await service.publishMessage(
+      deps,
+      {
+        tenantId: requireAuth(request).tenantId,
+        pageId: params.page_id,
+        audienceId: params.audience_id,
+        messageId: params.message_id,
+      },
+      // It answers with the history: read (and streamed) as getAudienceMessages reads it.
+      (bytes) => reserveLargeResponse(request, bytes),
+    ),
   }),
 }));

@@ -236,6 +236,7 @@ export async function restoreMessage(
 export async function publishMessage(
   deps: MessagesDeps,
   ref: AudienceRef & { messageId: string },
+  admit?: (bytes: number) => Promise<void>,
 ): Promise<GetMessage> {
   await deps.db.transaction(async (tx) => {
     await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
@@ -248,5 +249,5 @@ export async function publishMessage(
       await repo.setPublishedMessage(tx, conversation.id, message.id, deps.clock());
     }
   });
-  return getMessages(deps, ref);
+  return getMessages(deps, ref, admit);
 }
