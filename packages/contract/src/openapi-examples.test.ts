@@ -33,7 +33,7 @@ describe('the examples of the OpenAPI document', () => {
     const route = contract[name] as AppRoute;
     const examples = OPERATION_EXAMPLES[name];
     expect(examples, name).toBeDefined();
-    if ('body' in route && route.body !== ContractNoBody && route.method !== 'GET') {
+    if ('body' in route && route.body !== ContractNoBody) {
       expect(examples?.request, `${name} request`).toBeDefined();
       expect(problems(route.body as z.ZodType, examples?.request)).toEqual([]);
     }
