@@ -1,4 +1,4 @@
-import { context, trace } from '@opentelemetry/api';
+import { context, type TraceState, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   BasicTracerProvider,
@@ -66,16 +66,34 @@ describe('traceparent', () => {
     await client.close();
   });
 
-  it('sends nothing for an invalid span context (e.g. one smuggling header text), lower-cases upper-case ids', async () => {
+  it('sends nothing for an invalid span context (e.g. one smuggling header text), lower-cases upper-case ids, drops a tracestate no header may carry', async () => {
     const client = createClient({ baseUrl: server.url, apiKey: 'k' });
     const before = server.requests.length;
+    const badState = { serialize: () => 'vendor=a\r\nx-injected: 1' } as unknown as TraceState;
+    const goodState = { serialize: () => 'vendor=abc' } as unknown as TraceState;
+    for (const traceState of [badState, goodState]) {
+      const span = trace.wrapSpanContext({
+        traceId: 'b'.repeat(32),
+        spanId: 'c'.repeat(16),
+        traceFlags: 1,
+        traceState,
+      });
+      await context.with(trace.setSpan(context.active(), span), () =>
+        client.getPage({ params: { page_id: 'p' } }),
+      );
+    }
+    expect(server.requests.slice(before).map((r) => [r.headers.traceparent, r.headers.tracestate])).toEqual([
+      [`00-${'b'.repeat(32)}-${'c'.repeat(16)}-01`, undefined],
+      [`00-${'b'.repeat(32)}-${'c'.repeat(16)}-01`, 'vendor=abc'],
+    ]);
+    const after = server.requests.length;
     for (const traceId of ['0'.repeat(32), `${'a'.repeat(31)}\r\nx-api-key: stolen`, 'A'.repeat(32)]) {
       const span = trace.wrapSpanContext({ traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 });
       await context.with(trace.setSpan(context.active(), span), () =>
         client.getPage({ params: { page_id: 'p' } }),
       );
     }
-    expect(server.requests.slice(before).map((r) => r.headers.traceparent)).toEqual([
+    expect(server.requests.slice(after).map((r) => r.headers.traceparent)).toEqual([
       undefined,
       undefined,
       `00-${'a'.repeat(32)}-00f067aa0ba902b7-01`,

@@ -43,6 +43,7 @@ export function activeTraceHeaders(): Record<string, string> {
   const flags = (spanContext.traceFlags & 0xff).toString(16).padStart(2, '0');
   const headers: Record<string, string> = { traceparent: `00-${traceId}-${spanId}-${flags}` };
   const state = spanContext.traceState?.serialize();
-  if (state) headers.tracestate = state;
+  // A value no header may carry would fail the request: such a tracestate is left out.
+  if (typeof state === 'string' && /^[\x20-\x7e]{1,512}$/.test(state)) headers.tracestate = state;
   return headers;
 }
