@@ -7,15 +7,18 @@ import type { Database } from '../db/client.js';
  * while it is off: {@link startTracing} imports it on demand.
  */
 export interface Tracing {
-  /** A span per request of `app` (and child spans for the statements of `database` run under it). */
-  register(app: FastifyInstance, database: Database): void;
+  /** A span per request of `app`, and child spans for the statements of `database` run under one. */
+  register(app: FastifyInstance, database?: Database): void;
   /** Sends the spans still buffered and stops tracing. */
   shutdown(): Promise<void>;
 }
 
 /** Options of {@link startTracing}. */
 export interface TracingOptions {
-  /** Where the `OTEL_*` variables are read (the OTLP exporter also reads `process.env` itself). */
+  /**
+   * Where tracing's switch and endpoint are read; the exporter's other settings (headers, timeout,
+   * batching, sampler) come from `process.env`, as the OpenTelemetry SDK reads them.
+   */
   env: Record<string, string | undefined>;
   /** `service.name` unless `OTEL_SERVICE_NAME` or `OTEL_RESOURCE_ATTRIBUTES` names one. */
   serviceName: string;

@@ -35,6 +35,14 @@ function ensureContextManager(): void {
   context.setGlobalContextManager(contextManager);
 }
 
+/** The traces URL the settings name (the traces-specific one as is, else `/v1/traces` under the base). */
+function tracesUrl(env: Record<string, string | undefined>): string | undefined {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
+}
+
 /**
  * The SDK half of {@link Tracing}, loaded only when tracing is on. The tracer provider is this
  * process's own (never registered globally): spans go to an OTLP/HTTP exporter configured by the
@@ -46,9 +54,10 @@ export function createTracing(options: TracingOptions): Tracing {
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': options.serviceName, 'service.version': SERVER_VERSION }))
     .merge(detectResources({ detectors: [envDetector] }));
+  const url = tracesUrl(options.env);
   const processor: SpanProcessor = options.exporter
     ? new SimpleSpanProcessor(options.exporter)
-    : new BatchSpanProcessor(new OTLPTraceExporter());
+    : new BatchSpanProcessor(new OTLPTraceExporter(url ? { url } : {}));
   const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
   const tracer = provider.getTracer(TRACER_NAME, SERVER_VERSION);
   const propagator = new W3CTraceContextPropagator();
@@ -57,7 +66,7 @@ export function createTracing(options: TracingOptions): Tracing {
   return {
     register: (app, database) => {
       registerRequestSpans(app, tracer, propagator);
-      database.traceStatements(statements);
+      database?.traceStatements(statements);
     },
     shutdown: async () => {
       stopOutgoing();

@@ -1,5 +1,9 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import Fastify from 'fastify';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/test-app.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../webhooks/testing/harness.js';
@@ -159,6 +163,46 @@ describe('webhook POST spans', () => {
       await h.stopAll();
       await receiver.close();
     }
+  });
+});
+
+describe('OTLP export', () => {
+  it('sends the spans to OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces, flushed on shutdown', async () => {
+    const exports: Array<{ path: string; body: string }> = [];
+    const collector = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      exports.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    collector.listen(0, '127.0.0.1');
+    await once(collector, 'listening');
+    const { port } = collector.address() as AddressInfo;
+    const exporting = await startTracing({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}/` },
+      serviceName: 'customer-api-export-test',
+    });
+    if (!exporting) throw new Error('tracing should be on with an endpoint');
+    const app = Fastify();
+    exporting.register(app);
+    app.get('/healthz', async () => ({ status: 'ok' }));
+    try {
+      const res = await app.inject({
+        url: '/healthz',
+        headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
+      });
+      expect(res.headers.traceparent).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+      await exporting.shutdown();
+    } finally {
+      await app.close();
+      collector.close();
+    }
+    expect(exports.map((e) => e.path)).toEqual(['/v1/traces']);
+    const body = JSON.parse(exports[0]?.body ?? '{}');
+    const resource = JSON.stringify(body.resourceSpans[0].resource.attributes);
+    expect(resource).toContain('customer-api-export-test');
+    const [span] = body.resourceSpans[0].scopeSpans[0].spans;
+    expect(span).toMatchObject({ name: 'healthz', traceId: TRACE_ID, parentSpanId: PARENT_ID });
   });
 });
 
