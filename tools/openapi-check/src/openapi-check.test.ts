@@ -128,7 +128,12 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
       driveAssets(rec, server.keys, proxy.url, canonical),
     ]);
     phase('successes');
-    await upstream.waitFor(EVENT_TYPES);
+    // Prism refuses (422) a delivery whose headers or body break its webhook: the server would
+    // retry it and the receiver never get it, so the first refusal fails the test at once.
+    const refused = proxy.line(/post \/hooks\/\S+ .*✖/).then((line) => {
+      throw new Error(`Prism refused a webhook delivery: ${line}`);
+    });
+    await Promise.race([upstream.waitFor(EVENT_TYPES), refused]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
 
@@ -167,14 +172,12 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
         .filter((status) => !FAILURE_STATUSES.has(status) && (status !== 400 || badRequestReachable(op)))
         .map((status) => `${op.operationId} ${status}`),
     );
-    // Webhooks: a delivery of every event type reached the receiver, and only through the proxy,
-    // which refuses (422) a delivery whose headers or body break its webhook's declaration.
+    // Webhooks: a delivery of every event type reached the receiver, through the proxy.
     console.info(
       `[openapi-check] ${rec.exchanges.length} exchanges validated over ${coverage.size} of ${OPERATIONS.length} operations (${[...coverage.keys()].sort().join(', ')}), and ${upstream.received.length} webhook deliveries (${EVENT_TYPES.join(', ')}); not provoked: 500 and 503, and 400 where only a request the document forbids gets it; ${phases.join(', ')}`,
     );
     expect(missing).toEqual([]);
     expect([...coverage.keys()].sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
     expect(new Set(upstream.received)).toEqual(new Set(EVENT_TYPES));
-    expect(proxy.output()).not.toMatch(/post \/hooks\/\S+ ✖/);
   });
 });

@@ -30,14 +30,24 @@ export async function freePort(): Promise<number> {
 export interface Running {
   url: string;
   output(): string;
+  /** Resolves with the first output line that matches `pattern`, as soon as it is written. */
+  line(pattern: RegExp): Promise<string>;
   stop(): Promise<void>;
 }
 
 function track(child: ChildProcess, url: string): Running & { exit(): string | undefined } {
   let output = '';
   let exit: string | undefined;
+  const watchers: Array<{ pattern: RegExp; found: (line: string) => void }> = [];
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString('utf8')).slice(-200_000);
+    const text = chunk.toString('utf8');
+    output = (output + text).slice(-200_000);
+    for (const line of text.split('\n')) {
+      for (const watcher of watchers.filter((w) => w.pattern.test(line))) {
+        watchers.splice(watchers.indexOf(watcher), 1);
+        watcher.found(line);
+      }
+    }
   };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
@@ -50,6 +60,7 @@ function track(child: ChildProcess, url: string): Running & { exit(): string | u
   return {
     url,
     output: () => output,
+    line: (pattern) => new Promise((found) => watchers.push({ pattern, found })),
     exit: () => exit,
     stop: async () => {
       if (exit === undefined) child.kill('SIGTERM');
