@@ -171,23 +171,34 @@ function isRetrySafeWrite(route: AppRoute): boolean {
   return route.method === 'POST' || route.method === 'PATCH';
 }
 
-function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
+/**
+ * Writes whose response the server does not keep for their `Idempotency-Key` (as its
+ * `NOT_KEPT_OPERATIONS`): publishing a message answers with the whole history, up to 4 MiB.
+ */
+const RESPONSE_NOT_KEPT = new Set(['publishAudienceMessage']);
+
+/** POST and PATCH whose first response is kept for their `Idempotency-Key` and replayed. */
+const keepsResponse = (name: string, route: AppRoute) =>
+  isRetrySafeWrite(route) && !RESPONSE_NOT_KEPT.has(name);
+
+function parameters(name: string, route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   const params: JsonObject[] = [];
-  if (isRetrySafeWrite(route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
-  for (const [name, schema] of Object.entries(objectShape(route.pathParams))) {
+  if (keepsResponse(name, route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  else if (isRetrySafeWrite(route)) params.push({ $ref: '#/components/parameters/IdempotencyKeyNotKept' });
+  for (const [param, schema] of Object.entries(objectShape(route.pathParams))) {
     params.push({
-      name,
+      name: param,
       in: 'path',
       required: true,
-      description: pathParamDescription(name),
+      description: pathParamDescription(param),
       schema: toSchema(schema, 'input', inputOnly),
     });
   }
-  for (const [name, schema] of Object.entries(objectShape(route.query))) {
+  for (const [query, schema] of Object.entries(objectShape(route.query))) {
     const json = toSchema(schema, 'input', inputOnly);
     const { description, ...rest } = json;
     const param: JsonObject = {
-      name,
+      name: query,
       in: 'query',
       required: !schema.safeParse(undefined).success,
       schema: rest,
@@ -200,14 +211,16 @@ function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
 
 /**
  * Every declared response, plus 400 and 409 on POST and PATCH where the contract has none: a
- * malformed `Idempotency-Key` and a reused or still running one can happen on any of them.
+ * malformed `Idempotency-Key` and a reused or still running one can happen on any of them (no 409
+ * where the key is not kept).
  */
-function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
+function responses(name: string, route: AppRoute, inputOnly: Set<string>): JsonObject {
   const out: JsonObject = {};
   const declared: Record<string, unknown> = { ...route.responses };
   const errorSchema = declared['400'] ?? declared['404'];
   if (isRetrySafeWrite(route) && errorSchema) {
-    for (const status of ['400', '409']) declared[status] ??= errorSchema;
+    for (const status of keepsResponse(name, route) ? ['400', '409'] : ['400'])
+      declared[status] ??= errorSchema;
   }
   for (const [status, schema] of Object.entries(declared)) {
     const code = Number(status);
@@ -216,7 +229,7 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (code !== 401) headers['X-OAuth-Scopes'] = { $ref: '#/components/headers/XOAuthScopes' };
-    if (isRetrySafeWrite(route)) {
+    if (keepsResponse(name, route)) {
       headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
       if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
     }
@@ -245,8 +258,8 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       operationId: name,
       summary: route.summary ?? name,
       tags: [meta.group],
-      parameters: parameters(route, inputOnly),
-      responses: responses(route, inputOnly),
+      parameters: parameters(name, route, inputOnly),
+      responses: responses(name, route, inputOnly),
     };
     if (route.description) op.description = route.description;
     op.security = [{ apiKey: [scopeOf(route)] }];
@@ -373,6 +386,14 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
           required: false,
           description:
             'Makes this write safe to retry. 1 to 255 visible ASCII characters, unique per request (a UUID), scoped to your tenant. The first response (status and body) is kept for 24 hours and returned again, with `Idempotent-Replayed: true`, to a retry with the same key, method, path and body; nothing is done twice. The same key with another method, path or body is 409 CONFLICT; while the first request still runs, 409 CONFLICT with `Retry-After: 1`. Responses 400, 401, 403, 429 and 5xx are not kept: the key stays free. GET and DELETE ignore the header.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+        },
+        IdempotencyKeyNotKept: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Checked (1 to 255 visible ASCII characters, else 400) but not kept: this write answers with the whole history (up to 4 MiB), which is not stored per key. It is idempotent by itself: a retry with the same key runs again, changes nothing more and answers the history as it is then (no `Idempotent-Replayed`, no 409 for a reused key).',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
         },
       },
