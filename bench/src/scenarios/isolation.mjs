@@ -6,10 +6,12 @@
 // insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
-// one); BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
+// one); A attacks from a worker thread, so its client's work never delays B's measuring loop;
+// BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
 // writes the server's CPU profile there (node --cpu-prof).
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.mjs';
 import { api } from '../lib/ours.mjs';
@@ -71,17 +73,15 @@ async function runAgainst(ctx, main, label) {
     const quietB = await prepareB(server.url, b.apiKey);
     const measure = () => measureB(server.url, b.measureKeys, quietB.accountId, seconds);
     const rows = [{ attack: 'quiet', ...(await measure()) }];
-    for (const [, attack, run] of chosen) {
+    for (const [key, attack] of chosen) {
       ctx.progress(`isolation (${label}): ${attack}`);
-      const stop = new AbortController();
       // Each attack starts with a fresh key of A, as each would on its own (a spent window, or the
       // cost of the previous attack's large reads, would otherwise blunt the next one).
       const attackerKey = { ...a, apiKey: tenantKey(databaseUrl, 'noisy-a').apiKey };
-      const attacker = run({ url: server.url, a: attackerKey, b, quietB, seconds, signal: stop.signal, ctx });
+      const attacker = attackInWorker(key, { url: server.url, a: attackerKey, b, quietB, quick: ctx.quick });
       await sleep(1000); // the attack gets going before B measures
       const measured = await measure();
-      stop.abort();
-      const outcome = await attacker;
+      const outcome = await attacker.stop();
       rows.push({ attack, ...measured, ...outcome, rssMiB: rss.takeMax() });
     }
     return { label, seconds, rows, rssMaxMiB: rss.max };
@@ -349,6 +349,35 @@ async function connections({ url, signal, ctx }) {
   const stillOpen = sockets.filter((s) => !s.destroyed).length;
   for (const socket of sockets) socket.destroy();
   return { attacker: { opened: sockets.length, closedByServer, stillOpen } };
+}
+
+/**
+ * Runs attack `key` in a worker thread: A is another client, so its handling of megabytes of
+ * responses must not delay B's measuring loop (they would share one event loop otherwise).
+ * `stop()` ends the attack and resolves with its outcome.
+ */
+function attackInWorker(key, data) {
+  const worker = new Worker(new URL(import.meta.url), { workerData: { attack: key, ...data } });
+  const outcome = new Promise((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    stop: async () => {
+      worker.postMessage('stop');
+      const result = await outcome;
+      await worker.terminate();
+      return result;
+    },
+  };
+}
+
+if (!isMainThread && workerData?.attack) {
+  const stop = new AbortController();
+  parentPort.on('message', (message) => message === 'stop' && stop.abort());
+  const [, , run] = ATTACKS.find(([key]) => key === workerData.attack);
+  const { quick, ...args } = workerData;
+  parentPort.postMessage(await run({ ...args, signal: stop.signal, ctx: { quick } }));
 }
 
 /** Samples the server's RSS every 250 ms; `takeMax` returns and resets the max since last call. */
