@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // One file starts a real server, two Prism proxies and a code generator: nothing else in parallel.
     fileParallelism: false,
-    testTimeout: 120_000,
-    hookTimeout: 240_000,
+    // The project's ceiling for files that start servers: a loaded machine can take minutes.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 });
