@@ -43,7 +43,6 @@ describe('error object for every failure', () => {
     expectApiError(await t.app.inject({ url: '/nope' }), 'NOT_FOUND');
     expectApiError(await t.app.inject({ url: '/v0/nope', headers: t.auth() }), 'NOT_FOUND');
     expectApiError(await t.app.inject({ method: 'PUT', url: '/v0/pages', headers: t.auth() }), 'NOT_FOUND');
-    // Operations of the contract that no module implements yet are unknown routes, not stubs.
     expectApiError(await t.app.inject({ url: '/v0/no_such_collection', headers: t.auth() }), 'NOT_FOUND');
   });
 

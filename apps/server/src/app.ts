@@ -209,9 +209,9 @@ function registerDraining(app: FastifyInstance): void {
 }
 
 /**
- * Registers only the implemented operations, in a child scope: @ts-rest/fastify sets its own
- * error handler on the instance it gets, and ours forwards to the root handler. Operations no
- * module implements are unknown routes (404).
+ * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
+ * on the instance it gets, and ours forwards to the root handler. The router's types are cast
+ * away below, so `routes.test.ts` checks that every operation of the contract has a route.
  */
 function registerApi(
   scope: FastifyInstance,
