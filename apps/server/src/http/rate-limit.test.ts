@@ -5,10 +5,17 @@ import { loadTestSettings } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
-import { BatchingLimiter, createRateLimiter } from './rate-limit.js';
+import { createRateLimiter } from './rate-limit.js';
+import { BatchingLimiter } from './rate-limit-batching.js';
 
 const settings = loadTestSettings();
-const t = useTestApp({ env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' } });
+// The app's limiter counts in memory on a clock the tests move: a window ends without waiting.
+let nowMs = Date.parse('2026-01-01T00:00:00Z');
+const clock = () => new Date(nowMs);
+const t = useTestApp({
+  env: { RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '1000' },
+  rateLimiter: (_database, config) => createRateLimiter({ ...config.rateLimit, clock }),
+});
 
 describe('rate limits per key (fixed window)', () => {
   it('uses the shared store whenever a PostgreSQL server is configured', () => {
@@ -33,14 +40,21 @@ describe('rate limits per key (fixed window)', () => {
       resetTime: expect.any(Number),
       retryAfter: 1,
     });
-    expect((body.details as { resetTime: number }).resetTime).toBeGreaterThan(Date.now() - 10);
+    // The window started at the first request and lasts the configured second.
+    expect((body.details as { resetTime: number }).resetTime).toBe(nowMs + 1000);
     expect(limited.headers['retry-after']).toBe('1');
     expect(limited.headers['ratelimit-remaining']).toBe('0');
+    expect(limited.headers['ratelimit-reset']).toBe('1');
     // Another key has its own window.
     const other = await t.seed.tenant();
     expect((await t.app.inject({ url: '/v0/pages', headers: other.auth() })).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
-    expect((await t.app.inject({ url: '/v0/pages', headers: t.auth() })).statusCode).toBe(200);
+    // Still refused just before the window ends, admitted once it has.
+    nowMs += 999;
+    expectApiError(await t.app.inject({ url: '/v0/pages', headers: t.auth() }), 'RATE_LIMITED');
+    nowMs += 1;
+    const recovered = await t.app.inject({ url: '/v0/pages', headers: t.auth() });
+    expect(recovered.statusCode).toBe(200);
+    expect(recovered.headers['ratelimit-remaining']).toBe('2');
   });
 
   it('limits unauthenticated callers by address too', async () => {

@@ -1,20 +1,14 @@
-import type { RateLimitDetails } from '@customer-api/contract';
 import type { FastifyReply } from 'fastify';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
-import { RateLimitedError, ServiceUnavailableError } from './errors.js';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
+import { type Clock, systemClock } from '../lib/clock.js';
+import { RateLimitedError } from './errors.js';
+import { BatchingLimiter } from './rate-limit-batching.js';
+import { MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
+import { MemoryWindows } from './rate-limit-memory.js';
 
-/** Outcome of counting one request against its caller's window. */
-export interface RateLimitDecision extends RateLimitDetails {
-  allowed: boolean;
-}
+export type { RateLimitDecision } from './rate-limit-decision.js';
 
 /** Fixed-window request counter per caller key. */
 export interface RateLimiter {
@@ -33,6 +27,8 @@ export interface RateLimiter {
    * has not ended): a caller may refuse work before spending anything on the request.
    */
   exhausted(key: string): boolean;
+  /** The limiter's clock (epoch ms), against which `resetTime` is given; `Date.now` when absent. */
+  now?(): number;
   close(): Promise<void>;
 }
 
@@ -46,6 +42,11 @@ export interface RateLimitOptions {
   pool?: pg.Pool | undefined;
   /** Told when Redis is lost (at most every 30 s while it stays lost) and when it is back. */
   onRedisState?: (state: 'lost' | 'back', err?: Error) => void;
+  /**
+   * The limiter's clock; defaults to the system clock. The memory store's windows and every
+   * answer's reset time follow it; Redis and PostgreSQL end their windows on the system clock.
+   */
+  clock?: Clock;
 }
 
 /** Least time between two "Redis lost" reports of one outage. */
@@ -56,14 +57,22 @@ const REDIS_REPORT_MS = 30_000;
  * PostgreSQL server several processes may run, so counters go to Redis or PostgreSQL.
  */
 export function createRateLimiter(options: RateLimitOptions): RateLimiter {
-  return rememberExhausted({ ...createStoreLimiter(options), windowSeconds: options.windowMs / 1000 });
+  const clock = options.clock ?? systemClock;
+  const now = () => clock().getTime();
+  return rememberExhausted({
+    ...createStoreLimiter(options, now),
+    windowSeconds: options.windowMs / 1000,
+    now,
+  });
 }
 
-function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
+type StoreLimiter = Omit<RateLimiter, 'exhausted' | 'windowSeconds' | 'now'>;
+
+function createStoreLimiter(options: RateLimitOptions, now: () => number): StoreLimiter {
   const base = { points: options.max, duration: options.windowMs / 1000, keyPrefix: 'rl' };
   if (options.redisUrl) {
     const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-    watchRedis(redis, options.onRedisState);
+    watchRedis(redis, options.onRedisState, now);
     // While Redis is unreachable each process counts on its own (decided: a degraded limit, not
     // 503 on every request); the shared counts resume when it is back.
     const limiter = new RateLimiterRedis({
@@ -73,7 +82,7 @@ function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhau
       insuranceLimiter: new RateLimiterMemory(base),
     });
     return {
-      ...batched('redis', limiter, options.max, {
+      ...batched('redis', new BatchingLimiter(limiter, options.max, now), {
         ready: () => redisReady(redis),
         close: async () => redis.disconnect(),
       }),
@@ -91,23 +100,32 @@ function createStoreLimiter(options: RateLimitOptions): Omit<RateLimiter, 'exhau
       tableCreated: true,
       clearExpiredByTimeout: false,
     });
-    return batched('postgres', limiter, options.max, { ready: async () => {}, close: async () => {} });
+    return batched('postgres', new BatchingLimiter(limiter, options.max, now), {
+      ready: async () => {},
+      close: async () => {},
+    });
   }
-  return wrap('memory', new RateLimiterMemory(base), options.max, async () => {});
+  const windows = new MemoryWindows(options.max, options.windowMs, now);
+  return {
+    store: 'memory',
+    ready: async () => {},
+    consume: async (key, points) => windows.consume(key, points),
+    close: async () => {},
+  };
 }
 
 /** Reports a lost connection (once per {@link REDIS_REPORT_MS}) and its return. */
-function watchRedis(redis: Redis, report: RateLimitOptions['onRedisState']): void {
+function watchRedis(redis: Redis, report: RateLimitOptions['onRedisState'], now: () => number): void {
   let connected = false;
   let reportedAt = 0;
   redis.on('error', (err: Error) => {
-    if (Date.now() - reportedAt < REDIS_REPORT_MS) return;
-    reportedAt = Date.now();
+    if (now() - reportedAt < REDIS_REPORT_MS) return;
+    reportedAt = now();
     report?.('lost', err);
   });
   redis.on('close', () => {
-    if (connected && Date.now() - reportedAt >= REDIS_REPORT_MS) {
-      reportedAt = Date.now();
+    if (connected && now() - reportedAt >= REDIS_REPORT_MS) {
+      reportedAt = now();
       report?.('lost');
     }
     connected = false;
@@ -134,29 +152,18 @@ function redisReady(redis: Redis, timeoutMs = 10_000): Promise<void> {
   });
 }
 
-function decisionOf(res: RateLimiterRes, max: number, allowed: boolean): RateLimitDecision {
-  const msBeforeNext = Math.max(0, res.msBeforeNext);
-  return {
-    allowed,
-    limit: max,
-    remaining: Math.max(0, res.remainingPoints),
-    resetTime: Date.now() + msBeforeNext,
-    retryAfter: Math.max(1, Math.ceil(msBeforeNext / 1000)),
-  };
-}
-
 /**
  * Answers a key whose window is known to be used up from memory until the window ends: a window
  * only fills up, so the answer cannot change, and a caller flooding past its limit (or garbage
  * keys from one address) then costs no round trip to Redis or PostgreSQL. Bounded like the
  * batching windows; an evicted key simply asks the store again.
  */
-function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'>): RateLimiter {
+function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'> & { now(): number }): RateLimiter {
   const refused = new Map<string, RateLimitDecision>();
   const current = (key: string): RateLimitDecision | undefined => {
     const decision = refused.get(key);
     if (!decision) return undefined;
-    const msLeft = decision.resetTime - Date.now();
+    const msLeft = decision.resetTime - limiter.now();
     if (msLeft > 0) return { ...decision, retryAfter: Math.max(1, Math.ceil(msLeft / 1000)) };
     refused.delete(key);
     return undefined;
@@ -177,35 +184,12 @@ function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'>): RateLimiter
   };
 }
 
-function wrap(
-  store: RateLimiter['store'],
-  limiter: RateLimiterAbstract,
-  max: number,
-  close: () => Promise<void>,
-): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
-  return {
-    store,
-    close,
-    ready: async () => {},
-    consume: async (key, points = 1) => {
-      try {
-        return decisionOf(await limiter.consume(key, points), max, true);
-      } catch (err) {
-        if (err instanceof RateLimiterRes) return decisionOf(err, max, false);
-        throw new ServiceUnavailableError(undefined, { cause: err });
-      }
-    },
-  };
-}
-
 /** A shared store behind a {@link BatchingLimiter}; `close` runs after the last counts are sent. */
 function batched(
   store: RateLimiter['store'],
-  limiter: RateLimiterAbstract,
-  max: number,
+  batching: BatchingLimiter,
   lifecycle: Pick<RateLimiter, 'ready' | 'close'>,
-): Omit<RateLimiter, 'exhausted' | 'windowSeconds'> {
-  const batching = new BatchingLimiter(limiter, max);
+): StoreLimiter {
   return {
     store,
     ready: lifecycle.ready,
@@ -215,148 +199,6 @@ function batched(
       await lifecycle.close();
     },
   };
-}
-
-/** What one process knows of a key's shared window. */
-interface WindowState {
-  /** The shared count at the last answer from the store (everything this process sent included). */
-  known: number;
-  /** When the shared window ends (epoch ms). */
-  resetAt: number;
-  /** Requests admitted here and not yet sent to the store. */
-  pending: number;
-  /** Requests on their way to the store. */
-  sending: number;
-}
-
-/** How often locally admitted requests are sent to the shared store. */
-const FLUSH_INTERVAL_MS = 50;
-/** Keys whose window a process remembers (a flood of new keys cannot grow memory beyond this). */
-const MAX_WINDOWS = 10_000;
-
-/**
- * A shared-store limiter that spares most requests their round trip to Redis or PostgreSQL.
- * While a key's window is far from used up, a process admits requests on its own count and sends
- * them to the store in one increment every {@link FLUSH_INTERVAL_MS}; at most `slack` (5 % of the
- * limit) may be unsent at a time, and within `slack` of the limit every request asks the store,
- * so the window is exact there. With N processes, a burst can pass the limit by at most
- * (N - 1) x slack. Limits under 20 have no slack: every request asks the store. Exported for tests.
- */
-export class BatchingLimiter {
-  readonly #store: RateLimiterAbstract;
-  readonly #max: number;
-  readonly #slack: number;
-  readonly #windows = new Map<string, WindowState>();
-  #timer: NodeJS.Timeout | undefined;
-  readonly #flushes = new Set<Promise<void>>();
-
-  constructor(store: RateLimiterAbstract, max: number) {
-    this.#store = store;
-    this.#max = max;
-    this.#slack = Math.floor(max / 20);
-  }
-
-  async consume(key: string, points = 1): Promise<RateLimitDecision> {
-    const now = Date.now();
-    let window = this.#windows.get(key);
-    if (window && now >= window.resetAt) {
-      this.#windows.delete(key);
-      window = undefined;
-    }
-    // Single requests may be admitted locally; a charge of several points always asks the store.
-    if (window && points === 1) {
-      const unsent = window.pending + window.sending;
-      const used = window.known + unsent + 1;
-      if (unsent < this.#slack && this.#max - used >= this.#slack) {
-        window.pending += 1;
-        this.#scheduleFlush();
-        return {
-          allowed: true,
-          limit: this.#max,
-          remaining: this.#max - used,
-          resetTime: window.resetAt,
-          retryAfter: Math.max(1, Math.ceil((window.resetAt - now) / 1000)),
-        };
-      }
-    }
-    // This request, with whatever was admitted locally, goes to the store now.
-    const toSend = (window?.pending ?? 0) + points;
-    if (window) window.pending = 0;
-    const res = await this.#send(key, toSend, window);
-    return decisionOf(res, this.#max, res.consumedPoints <= this.#max);
-  }
-
-  /** Adds `points` to the shared count; keeps what the store answered. */
-  async #send(key: string, points: number, window: WindowState | undefined): Promise<RateLimiterRes> {
-    if (window) window.sending += points;
-    let res: RateLimiterRes;
-    try {
-      res = await this.#store.consume(key, points);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) {
-        // The store is unreachable: forget the window, so the next request asks again.
-        if (this.#windows.get(key) === window) this.#windows.delete(key);
-        throw new ServiceUnavailableError(undefined, { cause: err });
-      }
-      res = err;
-    } finally {
-      if (window) window.sending -= points;
-    }
-    const resetAt = Date.now() + Math.max(0, res.msBeforeNext);
-    const current = this.#windows.get(key);
-    // Same window when the store's reset time agrees within a second; answers may arrive out of order.
-    if (current && Math.abs(current.resetAt - resetAt) < 1000) {
-      current.known = Math.max(current.known, res.consumedPoints);
-    } else if (this.#slack > 0) {
-      if (this.#windows.size >= MAX_WINDOWS) this.#sweep();
-      this.#windows.set(key, { known: res.consumedPoints, resetAt, pending: 0, sending: 0 });
-    }
-    return res;
-  }
-
-  /** Drops ended windows; when still full, the oldest (a key seen again simply asks the store). */
-  #sweep(): void {
-    const now = Date.now();
-    for (const [key, window] of this.#windows) {
-      if (now >= window.resetAt && window.pending === 0 && window.sending === 0) this.#windows.delete(key);
-    }
-    for (const [key, window] of this.#windows) {
-      if (this.#windows.size < MAX_WINDOWS) break;
-      if (window.pending === 0 && window.sending === 0) this.#windows.delete(key);
-    }
-  }
-
-  #scheduleFlush(): void {
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      this.#flush();
-    }, FLUSH_INTERVAL_MS).unref();
-  }
-
-  #flush(): void {
-    for (const [key, window] of this.#windows) {
-      if (window.pending === 0) {
-        if (Date.now() >= window.resetAt && window.sending === 0) this.#windows.delete(key);
-        continue;
-      }
-      const points = window.pending;
-      window.pending = 0;
-      const flush = this.#send(key, points, window).then(
-        () => {},
-        () => {},
-      );
-      this.#flushes.add(flush);
-      void flush.finally(() => this.#flushes.delete(flush));
-    }
-  }
-
-  /** Sends what is still unsent (shutdown). */
-  async close(): Promise<void> {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#flush();
-    await Promise.allSettled([...this.#flushes]);
-  }
 }
 
 /** Response bytes that cost one extra request of the rate limit (256 KiB). */
@@ -381,7 +223,8 @@ export async function enforceRateLimit(
   reply: FastifyReply,
 ): Promise<void> {
   const decision = await limiter.consume(key);
-  const resetSeconds = Math.max(0, Math.ceil((decision.resetTime - Date.now()) / 1000));
+  const now = limiter.now?.() ?? Date.now();
+  const resetSeconds = Math.max(0, Math.ceil((decision.resetTime - now) / 1000));
   reply.header('ratelimit-limit', String(decision.limit));
   reply.header('ratelimit-remaining', String(decision.remaining));
   reply.header('ratelimit-reset', String(resetSeconds));
