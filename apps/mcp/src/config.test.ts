@@ -9,7 +9,7 @@ describe('parseConfig', () => {
       transport: 'stdio',
       apiKey: 'cak_test',
       baseUrl: 'http://api.test:3000',
-      selection: { readOnly: false, toolsets: undefined, tools: undefined },
+      selection: { readOnly: false, toolsets: ['default'], tools: undefined },
       http: { port: DEFAULT_HTTP_PORT, host: '127.0.0.1' },
     });
   });
@@ -47,10 +47,90 @@ describe('parseConfig', () => {
 
   it('rejects unknown options, toolsets and tools with the valid choices', () => {
     expect(() => parseConfig(['--readonly'], env)).toThrow(ConfigError);
-    expect(() => parseConfig(['--toolsets', 'page'], env)).toThrow(/toolsets: pages, analytics/);
+    expect(() => parseConfig(['--toolsets', 'page'], env)).toThrow(
+      /toolsets: default, all, pages, analytics/,
+    );
     expect(() => parseConfig(['--tools', 'nope'], env)).toThrow(/Unknown tool nope/);
     expect(() => parseConfig(['--port', '70000'], env)).toThrow(/--port must be an integer/);
     expect(() => parseConfig([], { ...env, CUSTOMER_API_BASE_URL: 'not a url' })).toThrow(/not a URL/);
+  });
+
+  it('reads every option from its environment variable too; the command line wins', () => {
+    const config = parseConfig([], {
+      MCP_TRANSPORT: 'http',
+      MCP_PORT: '4100',
+      MCP_HOST: '0.0.0.0',
+      MCP_ALLOWED_HOSTS: 'mcp.example.com',
+      MCP_ALLOWED_ORIGINS: 'https://app.example.com',
+      MCP_READ_ONLY: '1',
+      MCP_TOOLSETS: 'all',
+      MCP_TOOLS: 'list_pages,get_page',
+      MCP_MAX_RESULT_BYTES: '5000',
+      MCP_LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      transport: 'http',
+      http: {
+        port: 4100,
+        host: '0.0.0.0',
+        allowedHosts: ['mcp.example.com'],
+        allowedOrigins: ['https://app.example.com'],
+        sharedKey: false,
+      },
+      selection: { readOnly: true, toolsets: ['all'], tools: ['list_pages', 'get_page'] },
+      maxResultBytes: 5000,
+      logLevel: 'warn',
+    });
+    expect(
+      parseConfig(['--port', '4200', '--toolsets', 'pages'], { MCP_PORT: '4100', ...env }),
+    ).toMatchObject({
+      http: { port: 4200 },
+      selection: { toolsets: ['pages'] },
+    });
+    expect(parseConfig(['--http'], { ...env, MCP_SHARED_KEY: 'true' })).toMatchObject({
+      http: { sharedKey: true },
+    });
+    expect(() => parseConfig([], { ...env, MCP_READ_ONLY: 'yes' })).toThrow('MCP_READ_ONLY must be 1 or 0');
+    expect(() => parseConfig([], { ...env, MCP_TRANSPORT: 'sse' })).toThrow(
+      'MCP_TRANSPORT must be stdio or http',
+    );
+  });
+
+  it('serves the default toolset unless toolsets or named tools are asked for', () => {
+    expect(parseConfig([], env)).toMatchObject({ selection: { toolsets: ['default'] } });
+    expect(parseConfig(['--tools', 'get_webhook_subscription'], env)).toMatchObject({
+      selection: { toolsets: undefined, tools: ['get_webhook_subscription'] },
+    });
+  });
+
+  it('reads the OAuth settings, and refuses incomplete or unsafe ones', () => {
+    const oauthEnv = { MCP_AUTH_ISSUER: 'https://login.example.com', MCP_AUTH_KEYS: '{"acme":"cak_a"}' };
+    expect(parseConfig(['--http', '--port', '4000'], oauthEnv)).toMatchObject({
+      oauth: {
+        issuer: 'https://login.example.com',
+        resource: 'http://127.0.0.1:4000/mcp',
+        tenantClaim: 'customer_api_tenant',
+        keys: new Map([['acme', 'cak_a']]),
+      },
+    });
+    expect(
+      parseConfig(['--http'], { ...oauthEnv, MCP_PUBLIC_URL: 'https://mcp.example.com/mcp' }),
+    ).toMatchObject({
+      oauth: { resource: 'https://mcp.example.com/mcp' },
+    });
+    expect(parseConfig(['--http'], {})).toMatchObject({ oauth: undefined });
+    expect(() => parseConfig(['--http'], { MCP_AUTH_ISSUER: 'https://login.example.com' })).toThrow(
+      /MCP_AUTH_KEYS/,
+    );
+    expect(() =>
+      parseConfig(['--http'], { ...oauthEnv, MCP_AUTH_ISSUER: 'http://login.example.com' }),
+    ).toThrow(/must be an https URL/);
+    expect(() => parseConfig(['--http'], { ...oauthEnv, MCP_AUTH_KEYS: '{"acme":""}' })).toThrow(
+      /non-empty API key/,
+    );
+    expect(() => parseConfig(['--http'], { MCP_AUTH_KEYS: '{"acme":"cak_a"}' })).toThrow(
+      /needs MCP_AUTH_ISSUER/,
+    );
   });
 
   it('answers --help', () => {

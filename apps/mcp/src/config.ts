@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_BASE_URL } from '@customer-api/client';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { type OAuthConfig, parseOAuthConfig } from './oauth/config.js';
 import { deriveTools } from './tools/derive.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './tools/result.js';
-import { SelectionError, selectTools, TOOLSETS, type ToolSelection } from './tools/select.js';
+import { SelectionError, selectTools, TOOLSET_NAMES, type ToolSelection } from './tools/select.js';
 
 /** Port of the Streamable HTTP transport unless `--port` says otherwise. */
 export const DEFAULT_HTTP_PORT = 3001;
@@ -18,6 +19,8 @@ export interface McpConfig {
   selection: ToolSelection;
   maxResultBytes: number;
   http: { port: number; host: string; allowedHosts: string[]; allowedOrigins: string[]; sharedKey: boolean };
+  /** OAuth bearer tokens over HTTP (`MCP_AUTH_ISSUER` …); undefined: API keys only. */
+  oauth: OAuthConfig | undefined;
   logLevel: LogLevel;
   /** Confirmation of deletes (`MCP_CONFIRM`, `MCP_CONFIRM_SECRET`). */
   confirm: { enabled: boolean; secret: string | undefined };
@@ -31,31 +34,38 @@ export class ConfigError extends Error {
 /** `--help` text. */
 export const USAGE = `Usage: customer-api-mcp [options]
 
-Serves every Customer API operation as an MCP tool: over stdio by default, or over
-Streamable HTTP with --http.
+Serves Customer API operations as MCP tools: over stdio by default, or over Streamable HTTP
+with --http. Every option can also be set by the environment variable beside it; an option
+given on the command line wins.
 
 Options:
-  --http                     serve Streamable HTTP (stateless) instead of stdio
-  --port <n>                 HTTP port (default ${DEFAULT_HTTP_PORT})
-  --host <name>              HTTP interface to bind (default 127.0.0.1)
-  --allowed-hosts <a,b>      extra Host header names accepted over HTTP (DNS rebinding guard)
-  --allowed-origins <a,b>    extra Origin values accepted over HTTP (loopback origins always are)
-  --shared-key               over HTTP, serve requests without a key of their own with
-                             CUSTOMER_API_KEY (single-user setups; off by default)
-  --read-only                list only tools that change nothing
-  --toolsets <a,b>           only these toolsets: ${TOOLSETS.join(', ')}
-  --tools <a,b>              only these tools, e.g. list_pages,get_audience_messages
-  --max-result-bytes <n>     hard cap on one tool result's JSON (default ${DEFAULT_MAX_RESULT_BYTES})
-  --log-level <level>        ${LOG_LEVELS.join(', ')} (default info; logs go to stderr)
+  --http                     MCP_TRANSPORT=http   serve Streamable HTTP (stateless), not stdio
+  --port <n>                 MCP_PORT             HTTP port (default ${DEFAULT_HTTP_PORT})
+  --host <name>              MCP_HOST             HTTP interface to bind (default 127.0.0.1)
+  --allowed-hosts <a,b>      MCP_ALLOWED_HOSTS    extra Host names accepted over HTTP
+  --allowed-origins <a,b>    MCP_ALLOWED_ORIGINS  extra Origins accepted over HTTP
+  --shared-key               MCP_SHARED_KEY=1     over HTTP, serve requests without a key of
+                                                  their own with CUSTOMER_API_KEY (single user)
+  --read-only                MCP_READ_ONLY=1      list only tools that change nothing
+  --toolsets <a,b>           MCP_TOOLSETS         default (12 tools), all, or groups:
+                                                  ${TOOLSET_NAMES.slice(2).join(', ')}
+  --tools <a,b>              MCP_TOOLS            only these tools, e.g. list_pages,get_page
+  --max-result-bytes <n>     MCP_MAX_RESULT_BYTES hard cap on one result's JSON (default ${DEFAULT_MAX_RESULT_BYTES})
+  --log-level <level>        MCP_LOG_LEVEL        ${LOG_LEVELS.join(', ')} (default info; stderr)
   --help                     show this text
 
 Environment:
   CUSTOMER_API_KEY           API key (stdio; over HTTP each client sends x-api-key or Authorization: Bearer)
   CUSTOMER_API_BASE_URL      API root (default ${DEFAULT_BASE_URL})
-  MCP_CONFIRM                0: run deletes without asking the user (default 1: ask, where the
-                             client can show a question)
-  MCP_CONFIRM_SECRET         key (32+ characters) signing the confirmation state; give every
-                             replica behind one address the same (default: random per process)`;
+  MCP_CONFIRM                0: run deletes without asking the user (default 1)
+  MCP_CONFIRM_SECRET         key (32+ characters) signing the confirmation state; the same on
+                             every replica (default: random per process)
+  MCP_AUTH_ISSUER            HTTP: accept OAuth access tokens (JWT) of this authorization server
+  MCP_AUTH_KEYS              with it: JSON {"<tenant>":"<API key>"} (or a file holding it)
+  MCP_AUTH_TENANT_CLAIM      the token claim naming the tenant (default customer_api_tenant)
+  MCP_PUBLIC_URL             the /mcp address clients use: the tokens' audience
+                             (default http://<host>:<port>/mcp)
+  MCP_AUTH_JWKS_URL          the issuer's JWKS (default: from its metadata)`;
 
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -92,13 +102,19 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig |
     throw new ConfigError((error as Error).message);
   }
   if (values.help) return 'help';
-  const logLevel = (values['log-level'] ?? 'info') as LogLevel;
+  const flag = (name: string, envName: string): boolean =>
+    (values[name as keyof typeof values] as boolean | undefined) ?? envFlag(envName, env[envName]);
+  const text = (name: string, envName: string): string | undefined =>
+    (values[name as keyof typeof values] as string | undefined) ?? (env[envName] || undefined);
+  const logLevel = (text('log-level', 'MCP_LOG_LEVEL') ?? 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel))
     throw new ConfigError(`--log-level must be one of ${LOG_LEVELS.join(', ')}`);
+  const tools = list(text('tools', 'MCP_TOOLS'));
   const selection: ToolSelection = {
-    readOnly: values['read-only'] ?? false,
-    toolsets: list(values.toolsets),
-    tools: list(values.tools),
+    readOnly: flag('read-only', 'MCP_READ_ONLY'),
+    // The default toolset unless named tools are asked for (they are picked from all tools).
+    toolsets: list(text('toolsets', 'MCP_TOOLSETS')) ?? (tools ? undefined : ['default']),
+    tools,
   };
   try {
     selectTools(deriveTools(), selection);
@@ -108,12 +124,29 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig |
   }
   const baseUrl = env.CUSTOMER_API_BASE_URL || DEFAULT_BASE_URL;
   if (!URL.canParse(baseUrl)) throw new ConfigError(`CUSTOMER_API_BASE_URL is not a URL: ${baseUrl}`);
-  const transport = values.http ? 'http' : 'stdio';
+  const transportName = values.http ? 'http' : env.MCP_TRANSPORT || 'stdio';
+  if (transportName !== 'http' && transportName !== 'stdio')
+    throw new ConfigError('MCP_TRANSPORT must be stdio or http');
+  const transport = transportName;
+  const sharedKey = flag('shared-key', 'MCP_SHARED_KEY');
   const apiKey = env.CUSTOMER_API_KEY || undefined;
-  if ((transport === 'stdio' || values['shared-key']) && !apiKey) {
+  if ((transport === 'stdio' || sharedKey) && !apiKey) {
     throw new ConfigError(
       'Set CUSTOMER_API_KEY to an API key of the Customer API (see `customer-api keys create`).',
     );
+  }
+  const http = {
+    port: integer('--port', text('port', 'MCP_PORT'), DEFAULT_HTTP_PORT, 0, 65_535),
+    host: text('host', 'MCP_HOST') ?? '127.0.0.1',
+    allowedHosts: list(text('allowed-hosts', 'MCP_ALLOWED_HOSTS')) ?? [],
+    allowedOrigins: list(text('allowed-origins', 'MCP_ALLOWED_ORIGINS')) ?? [],
+    sharedKey,
+  };
+  let oauth: OAuthConfig | undefined;
+  try {
+    oauth = parseOAuthConfig(env, http);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
   }
   return {
     transport,
@@ -123,20 +156,22 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): McpConfig |
     selection,
     maxResultBytes: integer(
       '--max-result-bytes',
-      values['max-result-bytes'],
+      text('max-result-bytes', 'MCP_MAX_RESULT_BYTES'),
       DEFAULT_MAX_RESULT_BYTES,
       1_000,
       10_000_000,
     ),
-    http: {
-      port: integer('--port', values.port, DEFAULT_HTTP_PORT, 0, 65_535),
-      host: values.host ?? '127.0.0.1',
-      allowedHosts: list(values['allowed-hosts']) ?? [],
-      allowedOrigins: list(values['allowed-origins']) ?? [],
-      sharedKey: values['shared-key'] ?? false,
-    },
+    http,
+    oauth,
     logLevel,
   };
+}
+
+/** A boolean environment variable: `1`/`true` or `0`/`false` (unset: false). */
+function envFlag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0`);
 }
 
 function parseConfirm(env: NodeJS.ProcessEnv): McpConfig['confirm'] {

@@ -14,7 +14,14 @@ let http: RunningHttpServer;
 
 async function httpServer(secret = SECRET, ttlSeconds?: number): Promise<RunningHttpServer> {
   const confirmation = createConfirmation({ secret, ttlSeconds });
-  const server = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1', confirmation });
+  // The API's scopes are not asked: the state's binding to its key is what must refuse another key.
+  const server = await startHttpServer({
+    baseUrl: api.baseUrl,
+    port: 0,
+    host: '127.0.0.1',
+    confirmation,
+    scopeLookup: async () => undefined,
+  });
   servers.push(server);
   return server;
 }

@@ -3,6 +3,7 @@ import { TOOL_NAMES } from './index.js';
 import { assistantScript } from './test/assistant-script.js';
 import { envelope, modernHeaders, post, rawStdio } from './test/raw.js';
 import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
+import { DEFAULT_TOOLSET } from './tools/select.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
@@ -128,7 +129,7 @@ describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards
     params: { ...params, _meta: envelope() },
   });
 
-  it('answers server/discover with the capabilities it has and an hour of caching', async () => {
+  it('answers server/discover with an hour of caching, tools/list (per key) a private minute', async () => {
     const { message } = await post(http.url, request('server/discover'), headers('server/discover'));
     expect(message.result).toMatchObject({
       supportedVersions: ['2026-07-28'],
@@ -138,7 +139,7 @@ describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'customer-api' } },
     });
     const tools = await post(http.url, request('tools/list'), headers('tools/list'));
-    expect(tools.message.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+    expect(tools.message.result).toMatchObject({ ttlMs: 60_000, cacheScope: 'private' });
     const pages = await post(http.url, request('resources/list'), headers('resources/list'));
     expect(pages.message.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
   });
@@ -158,14 +159,23 @@ describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards
     }
   });
 
-  it('uses each request’s own key: the read-only key cannot write', async () => {
+  it('uses each request’s own key: the read-only key is shown no write tool and cannot call one', async () => {
+    const listed = async (key: string) => {
+      const { message } = await post(http.url, request('tools/list'), headers('tools/list', undefined, key));
+      return ((message.result?.tools ?? []) as { name: string }[]).map((tool) => tool.name);
+    };
+    expect(await listed(api.apiKey)).toContain('create_topic');
+    const readOnly = await listed(api.readOnlyKey);
+    expect(readOnly).toContain('list_topics');
+    expect(readOnly).not.toContain('create_topic');
     const body = request('tools/call', {
       name: 'create_topic',
       arguments: { title: `ro-${Date.now().toString(36)}` },
     });
     const { message } = await post(http.url, body, headers('tools/call', 'create_topic', api.readOnlyKey));
-    expect(message.result?.isError).toBe(true);
-    expect(JSON.stringify(message.result?.content)).toContain('FORBIDDEN');
+    expect(message.error?.message).toMatch(
+      /Unknown tool create_topic: .*needs the write scope this key lacks/,
+    );
   });
 
   it('refuses a foreign Origin (403) and a body over 1 MiB (413) before reading the revision', async () => {
@@ -197,13 +207,17 @@ describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('a %s client', (revisi
     expect(tools.message.result?.tools).toHaveLength(TOOL_NAMES.length);
   });
 
-  it('is served that revision over stdio', async () => {
-    const stdio = rawStdio({ CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl });
+  it('is served that revision over stdio, with the default toolset', async () => {
+    const stdio = rawStdio({
+      CUSTOMER_API_KEY: api.apiKey,
+      CUSTOMER_API_BASE_URL: api.baseUrl,
+      MCP_TOOLSETS: '',
+    });
     const exited = new Promise((resolve) => stdio.child.once('exit', resolve));
     try {
       expect((await stdio.request(initialize)).result?.protocolVersion).toBe(revision);
       stdio.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-      expect((await stdio.request(list)).result?.tools).toHaveLength(TOOL_NAMES.length);
+      expect((await stdio.request(list)).result?.tools).toHaveLength(DEFAULT_TOOLSET.length);
     } finally {
       stdio.child.stdin.end();
       await exited;

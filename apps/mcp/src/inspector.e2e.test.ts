@@ -36,6 +36,8 @@ const stdioTarget = () => [
   `CUSTOMER_API_KEY=${api.apiKey}`,
   '-e',
   `CUSTOMER_API_BASE_URL=${api.baseUrl}`,
+  '-e',
+  'MCP_TOOLSETS=all',
 ];
 
 describe('the MCP inspector CLI', () => {

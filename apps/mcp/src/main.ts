@@ -17,8 +17,12 @@ async function serve(config: McpConfig, logger: Logger): Promise<() => Promise<v
     const sharedApiKey = config.http.sharedKey ? config.apiKey : undefined;
     if (config.confirm.enabled && !config.confirm.secret)
       logger.warn('MCP_CONFIRM_SECRET is unset: a confirmation is answered only by this process');
-    const running = await startHttpServer({ ...common, ...config.http, sharedApiKey });
-    logger.info('serving MCP over Streamable HTTP', { url: running.url, baseUrl: config.baseUrl });
+    const running = await startHttpServer({ ...common, ...config.http, sharedApiKey, oauth: config.oauth });
+    logger.info('serving MCP over Streamable HTTP', {
+      url: running.url,
+      baseUrl: config.baseUrl,
+      oauthIssuer: config.oauth?.issuer,
+    });
     process.stderr.write(`customer-api-mcp listening on ${running.url}\n`);
     return running.close;
   }

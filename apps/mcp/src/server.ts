@@ -39,17 +39,23 @@ export interface BuildServerOptions {
   logger?: Logger;
   /** Confirmation of deletes; default: on, with a key valid for this process only. */
   confirmation?: Confirmation;
+  /**
+   * Whether the key may write (asked when tools are listed or called); false hides every tool
+   * that changes something. Default: writes are listed (the API still refuses what a key lacks).
+   */
+  canWrite?: () => Promise<boolean>;
 }
 
 /**
- * How long a 2026-07-28 client may cache what this process lists: the tool list, the resource
- * templates and `server/discover` are fixed at start (selection, contract), the same for every
- * API key. `resources/list` lists live pages and keeps the SDK's default (not cacheable).
+ * How long a 2026-07-28 client may cache what this process lists: the resource templates and
+ * `server/discover` are fixed at start, the same for every API key. The tool list depends on the
+ * key (its scopes) and, over HTTP, on the request's toolset headers: private, for a minute (the
+ * time the scopes of a key are kept). `resources/list` lists live pages (not cacheable).
  */
 export const CACHE_HINTS: Readonly<
   Record<'tools/list' | 'resources/templates/list' | 'server/discover', CacheHint>
 > = {
-  'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'tools/list': { ttlMs: 60_000, cacheScope: 'private' },
   'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
   'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
 };
@@ -80,7 +86,9 @@ export function buildServer(options: BuildServerOptions): McpServer {
   const tools = selectTools(deriveTools(), options.selection);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(listEntry);
+  const readOnlyListed = listed.filter((tool) => tool.annotations?.readOnlyHint === true);
   const enabled = new Set(byName.keys());
+  const canWrite = options.canWrite ?? (() => Promise.resolve(true));
   const mcp = new McpServer(
     { name: SERVER_NAME, title: 'Customer API', version },
     {
@@ -89,13 +97,16 @@ export function buildServer(options: BuildServerOptions): McpServer {
       cacheHints: CACHE_HINTS,
     },
   );
-  mcp.server.setRequestHandler('tools/list', () => ({ tools: listed }));
+  mcp.server.setRequestHandler('tools/list', async () => ({
+    tools: (await canWrite()) ? listed : readOnlyListed,
+  }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
-    const tool = byName.get(request.params.name);
+    const found = byName.get(request.params.name);
+    const tool = found && (found.annotations.readOnlyHint || (await canWrite())) ? found : undefined;
     if (!tool) {
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `Unknown tool ${request.params.name}: it does not exist or is switched off on this server (--read-only, --toolsets, --tools). Call tools/list for the available tools.`,
+        `Unknown tool ${request.params.name}: it does not exist, is switched off on this server (read-only, toolsets, tools) or needs the write scope this key lacks. Call tools/list for the available tools.`,
       );
     }
     const args = request.params.arguments;

@@ -65,10 +65,10 @@ export interface RawStdio {
   stderr(): string;
 }
 
-/** Starts the CLI over stdio with `env`. */
+/** Starts the CLI over stdio with `env` (every tool unless `env` sets MCP_TOOLSETS). */
 export function rawStdio(env: Record<string, string>): RawStdio {
   const child = spawn(process.execPath, [MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', MCP_TOOLSETS: 'all', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

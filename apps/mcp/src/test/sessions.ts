@@ -59,7 +59,8 @@ function stdioParams(target: Target) {
   return {
     command: process.execPath,
     args: [MAIN, ...(target.args ?? [])],
-    env: { PATH: process.env.PATH ?? '', ...target.env },
+    // Every tool unless the target says otherwise (the CLI's default is the 12-tool toolset).
+    env: { PATH: process.env.PATH ?? '', MCP_TOOLSETS: 'all', ...target.env },
     stderr: 'pipe' as const,
   };
 }

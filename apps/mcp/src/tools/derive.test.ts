@@ -119,22 +119,47 @@ describe('deriveTools', () => {
   });
 });
 
-describe('schemas in one style (issue 16, item 5)', () => {
-  const nullBranches = (node: unknown): number => {
-    if (Array.isArray(node)) return node.reduce((n: number, child) => n + nullBranches(child), 0);
-    if (typeof node !== 'object' || node === null) return 0;
-    const own = Object.entries(node).reduce((n, [, child]) => n + nullBranches(child), 0);
-    const anyOf = (node as { anyOf?: unknown[] }).anyOf;
-    return own + (anyOf?.some((v) => JSON.stringify(v) === '{"type":"null"}') ? 1 : 0);
-  };
+describe('schemas in one portable style (issue 16, item 5; what inspector --strict checks)', () => {
+  const MAPS = new Set(['properties', 'patternProperties']);
+  const DATA = new Set(['enum', 'const', 'default', 'examples', 'required']);
+  const VALIDATION = ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'not'];
+  /** Every schema node with its path (maps of named schemas and data keywords skipped). */
+  function schemas(node: unknown, path: string): [string, Record<string, unknown>][] {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return [];
+    const own = node as Record<string, unknown>;
+    const children = Object.entries(own).flatMap(([key, child]) => {
+      if (DATA.has(key)) return [];
+      if (MAPS.has(key))
+        return Object.entries(child as object).flatMap(([name, s]) => schemas(s, `${path}.${key}.${name}`));
+      if (Array.isArray(child)) return child.flatMap((c, i) => schemas(c, `${path}.${key}[${i}]`));
+      return schemas(child, `${path}.${key}`);
+    });
+    return [[path, own], ...children];
+  }
+  const all = tools.flatMap((t) => [
+    ...schemas(t.inputSchema, `${t.name}.inputSchema`),
+    ...schemas(t.outputSchema, `${t.name}.outputSchema`),
+  ]);
 
-  it('inlines every $ref and writes a nullable value only as type: [T, "null"]', () => {
+  it('inlines every $ref', () => {
     for (const t of tools) {
       const json = JSON.stringify([t.inputSchema, t.outputSchema]);
       expect(json, t.name).not.toContain('$ref');
       expect(json, t.name).not.toContain('$defs');
-      expect(nullBranches([t.inputSchema, t.outputSchema]), t.name).toBe(0);
     }
+  });
+
+  it('writes a nullable value only as anyOf [value, {type: "null"}], never as a type array', () => {
+    expect(all.length).toBeGreaterThan(1_000);
+    expect(all.filter(([, s]) => Array.isArray(s.type)).map(([path]) => path)).toEqual([]);
+    const nullable = props('update_topic').purpose;
+    expect(nullable?.anyOf).toEqual([expect.objectContaining({ type: 'string' }), { type: 'null' }]);
+    expect(typeof nullable?.description).toBe('string');
+  });
+
+  it('gives every schema a validation keyword: a free-form value lists the JSON types', () => {
+    const bare = all.filter(([, s]) => !VALIDATION.some((key) => key in s));
+    expect(bare.map(([path]) => path)).toEqual([]);
   });
 });
 
@@ -149,6 +174,38 @@ describe('wording for a model (issue 16, item 5)', () => {
     }
     expect(tool('restore_page').description).toContain('CONFLICT when');
     expect(texts).not.toMatch(/\b(createPerson|createAsset|listPages)\b/);
+  });
+});
+
+describe('input properties described for a model (issue 16, item 5)', () => {
+  /** Every property of an input schema at any depth, as `tool path` with its description. */
+  function properties(node: Record<string, unknown>, path: string): [string, unknown][] {
+    const own = Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>);
+    const nested = [
+      ...own.flatMap(([key, child]) => [
+        [`${path}.${key}`, child.description] as [string, unknown],
+        ...properties(child, `${path}.${key}`),
+      ]),
+      ...(node.items ? properties(node.items as Record<string, unknown>, `${path}[]`) : []),
+      ...((node.anyOf ?? node.oneOf ?? []) as Record<string, unknown>[]).flatMap((v) => properties(v, path)),
+    ];
+    return nested;
+  }
+
+  it('describes every input property of every tool, nested ones included', () => {
+    const all = tools.flatMap((t) => properties(t.inputSchema, t.name));
+    expect(all.length).toBeGreaterThan(200);
+    expect(
+      all.filter(([, description]) => typeof description !== 'string' || description.length < 5),
+    ).toEqual([]);
+  });
+
+  it('says what a field means where it is (a link text is not a message part)', () => {
+    const contentParts = props('create_audience_message').contentParts as { items: { oneOf: unknown[] } };
+    const parts = contentParts.items.oneOf as { properties: Record<string, { description: string }> }[];
+    const text = parts.find((p) => p.properties.text)?.properties.text?.description;
+    expect(text).toBe('Text of a text part.');
+    expect(props('create_account_log').domain?.description).toMatch(/domain of the account/i);
   });
 });
 

@@ -13,6 +13,7 @@ import { ARGUMENT_DESCRIPTIONS, reword, rewordSchema } from './descriptions.js';
 import { withIdSources } from './id-sources.js';
 import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
+import { describeProperties } from './property-descriptions.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
@@ -140,7 +141,7 @@ export function deriveTool(operation: OperationName): ToolDefinition {
     operation,
     title,
     description: describe(route, meta, messageWindow),
-    inputSchema: rewordSchema(normalizeSchema(input.schema), forModel),
+    inputSchema: rewordSchema(describeProperties(name, normalizeSchema(input.schema)), forModel),
     outputSchema: rewordSchema(normalizeSchema(output), forModel),
     annotations: annotationsOf(operation, meta),
     meta,

@@ -114,40 +114,72 @@ export function outputView(json: JsonSchema, maxDepth: number, envelope = false)
   return walk(json, 0, []) as JsonSchema;
 }
 
+/** Keywords whose values are named schemas, not a schema. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose values are data (JSON values), never schemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+/** Keywords that describe a value rather than constrain it: they stay outside `anyOf` branches. */
+const ANNOTATIONS = new Set(['description', 'title', 'default', 'examples']);
+
+/** Every JSON value, each branch with a single `type`: what an unconstrained `{}` accepts. */
+const ANY_VALUE: readonly JsonSchema[] = ['object', 'array', 'string', 'number', 'boolean', 'null'].map(
+  (type) => ({ type }),
+);
+
+/**
+ * A nullable value as `anyOf` of the value and `{type: "null"}`, each branch with one `type`
+ * (the portable spelling: single-`type` dialects such as Gemini's reject `type` arrays), and an
+ * unconstrained `{}` as the explicit list of JSON types.
+ */
 function nullable(node: JsonSchema): JsonSchema {
+  const keys = Object.keys(node);
+  if (keys.every((key) => ANNOTATIONS.has(key))) return { ...node, anyOf: ANY_VALUE.map((v) => ({ ...v })) };
+  const types = node.type;
+  if (Array.isArray(types) && types.length === 2 && types.includes('null')) {
+    const outer: JsonSchema = {};
+    const branch: JsonSchema = { type: types.find((t) => t !== 'null') };
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'type') continue;
+      if (ANNOTATIONS.has(key)) outer[key] = value;
+      else branch[key] = key === 'enum' && Array.isArray(value) ? value.filter((v) => v !== null) : value;
+    }
+    return { ...outer, anyOf: [branch, { type: 'null' }] };
+  }
   const variants = node.anyOf;
-  if (!Array.isArray(variants) || variants.length !== 2) return node;
-  const isNull = (v: unknown) => isObject(v) && v.type === 'null' && Object.keys(v).length === 1;
-  const other = variants.find((v) => !isNull(v));
-  if (!variants.some(isNull) || !isObject(other) || typeof other.type !== 'string') return node;
-  const { anyOf: _anyOf, ...outer } = node;
-  const merged: JsonSchema = { ...other, ...outer, type: [other.type, 'null'] };
-  if (Array.isArray(other.enum)) merged.enum = [...other.enum, null];
-  return merged;
+  const isNull = (v: unknown) => isObject(v) && v.type === 'null';
+  if (Array.isArray(variants) && variants.length === 2 && isNull(variants[0])) {
+    return { ...node, anyOf: [variants[1], variants[0]] };
+  }
+  return node;
 }
 
 /**
  * One way to say everything, for a model reading `tools/list`: local `$ref`s are replaced by their
- * definitions (a recursive one by `{}`, which accepts anything) and `$defs` dropped, and a value
- * that may be null is always `type: [T, "null"]` (never `anyOf` with a `{type: "null"}` branch).
+ * definitions (a recursive one by any JSON value) and `$defs` dropped, a value that may be null
+ * is always `anyOf: [{type: T, …}, {type: "null"}]` (never a `type` array), and every schema has
+ * a validation keyword.
  * Accepts exactly what the input accepted.
  */
 export function normalizeSchema(json: JsonSchema): JsonSchema {
   const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
-  const walk = (node: unknown, seen: readonly string[]): unknown => {
+  // `schema`: the node is a schema (not a map of named schemas such as `properties`).
+  const walk = (node: unknown, seen: readonly string[], schema = true): unknown => {
     if (Array.isArray(node)) return node.map((child) => walk(child, seen));
     if (!isObject(node)) return node;
-    const name = typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref)?.[1] : undefined;
+    const name = schema && typeof node.$ref === 'string' ? LOCAL_REF.exec(node.$ref)?.[1] : undefined;
     if (name !== undefined) {
       const { $ref: _ref, ...rest } = node;
-      if (seen.includes(name) || !defs[name]) return rest;
+      if (seen.includes(name) || !defs[name]) return walk(rest, seen);
       return walk({ ...defs[name], ...rest }, [...seen, name]);
     }
     const out: JsonSchema = {};
     for (const [key, child] of Object.entries(node)) {
-      if (key !== '$defs') out[key] = walk(child, seen);
+      if (schema && key === '$defs') continue;
+      out[key] =
+        schema && DATA_KEYWORDS.has(key) ? child : walk(child, seen, !(schema && SCHEMA_MAPS.has(key)));
     }
-    return nullable(out);
+    return schema ? nullable(out) : out;
   };
   return walk(json, []) as JsonSchema;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveTools } from './derive.js';
-import { SelectionError, selectTools, TOOLSETS } from './select.js';
+import { DEFAULT_TOOLSET, SelectionError, selectTools, TOOLSETS } from './select.js';
 
 const all = deriveTools();
 const names = (selection: Parameters<typeof selectTools>[1]) =>
@@ -41,9 +41,24 @@ describe('selectTools', () => {
     expect(names({ tools: ['list_pages', 'get_account'], toolsets: ['pages'] })).toEqual(['list_pages']);
   });
 
+  it('offers a default toolset of 12 tools, reads and everyday writes, and all', () => {
+    expect(names({ toolsets: ['default'] })).toEqual(DEFAULT_TOOLSET);
+    expect(DEFAULT_TOOLSET.every((name) => all.some((tool) => tool.name === name))).toBe(true);
+    expect(
+      names({ toolsets: ['default'] }).filter((n) => !n.startsWith('list_') && !n.startsWith('get_')),
+    ).toEqual(['create_audience_message', 'create_account_log']);
+    expect(names({ toolsets: ['all'] })).toHaveLength(all.length);
+    expect(names({ toolsets: ['default', 'webhook-subscriptions'] })).toEqual(
+      expect.arrayContaining([...DEFAULT_TOOLSET, 'list_webhook_deliveries']),
+    );
+    expect(names({ toolsets: ['default'], readOnly: true })).not.toContain('create_page');
+  });
+
   it('rejects unknown toolsets and tools, and empty selections', () => {
     expect(() => selectTools(all, { toolsets: ['page'] })).toThrow(SelectionError);
-    expect(() => selectTools(all, { toolsets: ['page'] })).toThrow(/Unknown toolset page; toolsets: pages,/);
+    expect(() => selectTools(all, { toolsets: ['page'] })).toThrow(
+      /Unknown toolset page; toolsets: default, all, pages,/,
+    );
     expect(() => selectTools(all, { tools: ['listPages'] })).toThrow(/Unknown tool listPages/);
     expect(() => selectTools(all, { tools: ['create_page'], readOnly: true })).toThrow(/leaves no tools/);
   });

@@ -5,7 +5,7 @@ import { type ToolDefinition, toolsetSlug } from './derive.js';
 export interface ToolSelection {
   /** Only tools that change nothing (`readOnlyHint: true`). */
   readonly readOnly?: boolean;
-  /** Only tools of these toolsets (see {@link TOOLSETS}); all when unset. */
+  /** Only tools of these toolsets ({@link TOOLSET_NAMES}: `default`, `all` or groups); all when unset. */
   readonly toolsets?: readonly string[];
   /** Only these tools, by name; all when unset. */
   readonly tools?: readonly string[];
@@ -19,6 +19,30 @@ export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.filter((group) =>
   OPERATION_NAMES.some((name) => operationMeta(name).group === group),
 ).map(toolsetSlug);
 
+/**
+ * The default toolset: the operations assistants use most, in contract order. Reads of pages,
+ * audiences, conversations, accounts and topics, and two writes: adding to a conversation and
+ * logging account activity. Twelve tools, about 30 % of the full list's size; creating pages
+ * (the largest input of all) and everything else is one `--toolsets` away.
+ */
+export const DEFAULT_TOOLSET: readonly string[] = [
+  'list_pages',
+  'get_page',
+  'list_audiences',
+  'get_audience',
+  'get_audience_messages',
+  'create_audience_message',
+  'list_accounts',
+  'get_account',
+  'list_account_activity',
+  'create_account_log',
+  'list_topics',
+  'get_topic',
+];
+
+/** Names accepted by `--toolsets` besides the resource groups: `default` and `all`. */
+export const TOOLSET_NAMES: readonly string[] = ['default', 'all', ...TOOLSETS];
+
 /** Raised for a selection naming unknown toolsets or tools, or selecting nothing. */
 export class SelectionError extends Error {
   override name = 'SelectionError';
@@ -29,10 +53,18 @@ export class SelectionError extends Error {
  * @throws SelectionError when a toolset or tool name is unknown, or when nothing is left.
  */
 export function selectTools(all: readonly ToolDefinition[], selection: ToolSelection = {}): ToolDefinition[] {
-  const unknownSets = (selection.toolsets ?? []).filter((slug) => !TOOLSETS.includes(slug));
+  const sets = selection.toolsets;
+  const unknownSets = (sets ?? []).filter((slug) => !TOOLSET_NAMES.includes(slug));
   if (unknownSets.length > 0) {
-    throw new SelectionError(`Unknown toolset ${unknownSets.join(', ')}; toolsets: ${TOOLSETS.join(', ')}`);
+    throw new SelectionError(
+      `Unknown toolset ${unknownSets.join(', ')}; toolsets: ${TOOLSET_NAMES.join(', ')}`,
+    );
   }
+  const inToolsets = (tool: ToolDefinition) =>
+    sets === undefined ||
+    sets.includes('all') ||
+    sets.includes(tool.toolset) ||
+    (sets.includes('default') && DEFAULT_TOOLSET.includes(tool.name));
   const names = new Set(all.map((tool) => tool.name));
   const unknownTools = (selection.tools ?? []).filter((name) => !names.has(name));
   if (unknownTools.length > 0) {
@@ -41,7 +73,7 @@ export function selectTools(all: readonly ToolDefinition[], selection: ToolSelec
   const selected = all.filter(
     (tool) =>
       (!selection.readOnly || tool.annotations.readOnlyHint === true) &&
-      (selection.toolsets === undefined || selection.toolsets.includes(tool.toolset)) &&
+      inToolsets(tool) &&
       (selection.tools === undefined || selection.tools.includes(tool.name)),
   );
   if (selected.length === 0) throw new SelectionError('The selection leaves no tools');

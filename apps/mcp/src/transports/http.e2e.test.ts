@@ -45,6 +45,6 @@ describe('customer-api-mcp --http as a process', () => {
     expect(help.stdout).toContain('--toolsets <a,b>');
     const bad = spawnSync(process.execPath, [MAIN, '--http', '--toolsets', 'nope'], { encoding: 'utf8' });
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toContain('Unknown toolset nope; toolsets: pages');
+    expect(bad.stderr).toContain('Unknown toolset nope; toolsets: default, all, pages');
   });
 });

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { assistantScript } from '../test/assistant-script.js';
+import { DEFAULT_TOOLSET } from '../tools/select.js';
 import { type RunningHttpServer, startHttpServer } from './http.js';
 
 const api = inject('api');
@@ -81,17 +82,22 @@ describe('Streamable HTTP transport', () => {
     expect((await call('list_pages', { limit: 1 })).isError).toBeFalsy();
   });
 
-  it('uses each request’s own key: a read-only client cannot write while another can', async () => {
+  it('uses each request’s own key: a read-only client is shown no write tool while another writes', async () => {
     const writer = await connect({ 'x-api-key': api.apiKey });
     const reader = await connect({ 'x-api-key': api.readOnlyKey });
     const page = { name: 'http-keys', title: 'Keys', pageContext: '', brandId: 'b', pageType: 'custom' };
-    const [denied, allowed] = await Promise.all([
+    const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
+    expect(await names(writer.client)).toContain('create_page');
+    expect(await names(reader.client)).not.toContain('create_page');
+    expect(await names(reader.client)).toContain('list_pages');
+    const [denied, allowed] = await Promise.allSettled([
       reader.call('create_page', page),
       writer.call('create_page', page),
     ]);
-    expect(denied.isError).toBe(true);
-    expect(denied.content[0]?.type === 'text' && denied.content[0].text).toContain('"code":"FORBIDDEN"');
-    expect(allowed.isError).toBeFalsy();
+    expect(denied.status === 'rejected' && String(denied.reason)).toMatch(
+      /Unknown tool create_page: .*write scope/,
+    );
+    expect(allowed.status === 'fulfilled' && !allowed.value.isError).toBe(true);
   });
 
   it('is stateless: no session id, and a request needs no earlier initialize', async () => {
@@ -146,11 +152,49 @@ describe('Streamable HTTP transport', () => {
     try {
       const { call } = await connect({}, shared.url);
       expect((await call('list_pages', { limit: 1 })).isError).toBeFalsy();
-      const write = await call('archive_page', { pageId: 'page_00000000000000000000000000' });
-      expect(write.content[0]?.type === 'text' && write.content[0].text).toContain('"code":"FORBIDDEN"');
+      await expect(call('archive_page', { pageId: 'page_00000000000000000000000000' })).rejects.toThrow(
+        /Unknown tool archive_page: .*write scope/,
+      );
     } finally {
       await shared.close();
     }
+  });
+
+  it('selects tools per request with X-MCP-Toolsets and X-MCP-Readonly, within the server’s limits', async () => {
+    const names = async (headers: Record<string, string>, url = http.url) => {
+      const { client } = await connect({ 'x-api-key': api.apiKey, ...headers }, url);
+      return (await client.listTools()).tools.map((tool) => tool.name);
+    };
+    expect(await names({ 'x-mcp-toolsets': 'default' })).toEqual(DEFAULT_TOOLSET);
+    expect(await names({ 'x-mcp-toolsets': 'webhook-subscriptions', 'x-mcp-readonly': 'true' })).toEqual([
+      'list_webhook_subscriptions',
+      'get_webhook_subscription',
+      'list_webhook_deliveries',
+    ]);
+    const limited = await startHttpServer({
+      baseUrl: api.baseUrl,
+      port: 0,
+      host: '127.0.0.1',
+      selection: { readOnly: true, toolsets: ['default'] },
+    });
+    try {
+      // A header picks other toolsets, but never lifts the server's --read-only.
+      const picked = await names({ 'x-mcp-toolsets': 'topics', 'x-mcp-readonly': 'false' }, limited.url);
+      expect(picked).toEqual(['list_topics', 'get_topic']);
+    } finally {
+      await limited.close();
+    }
+    const bad = await raw({
+      headers: { ...jsonHeaders, 'x-api-key': api.apiKey, 'x-mcp-toolsets': 'nope' },
+      body: initialize,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('Unknown toolset nope');
+    const badFlag = await raw({
+      headers: { ...jsonHeaders, 'x-api-key': api.apiKey, 'x-mcp-readonly': 'yes' },
+      body: initialize,
+    });
+    expect(badFlag.status).toBe(400);
   });
 
   it('applies the safety switches to every request', async () => {

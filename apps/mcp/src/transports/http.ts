@@ -5,10 +5,20 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { Agent } from 'undici';
 import type { Confirmation } from '../confirm.js';
+import { createScopeLookup, mayWrite, type ScopeLookup } from '../key-scopes.js';
 import { errorFields, type Logger, silentLogger } from '../log.js';
+import type { OAuthConfig } from '../oauth/config.js';
+import {
+  bearerChallenge,
+  metadataUrl,
+  PROTECTED_RESOURCE_PATH,
+  protectedResourceMetadata,
+} from '../oauth/metadata.js';
+import { createTokenVerifier, looksLikeJwt, TokenError } from '../oauth/verify.js';
 import { buildServer } from '../server.js';
-import type { ToolSelection } from '../tools/select.js';
+import { SelectionError, type ToolSelection } from '../tools/select.js';
 import { type OriginPolicy, originPolicy, rejectReason } from './guard.js';
+import { requestSelection } from './request-selection.js';
 
 /** Largest JSON-RPC request body accepted (1 MiB, as the API itself). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -28,6 +38,17 @@ export interface HttpOptions {
   sharedApiKey?: string;
   confirmation?: Confirmation;
   logger?: Logger;
+  /** OAuth access tokens besides API keys; `resource` is required here (the `/mcp` address). */
+  oauth?: OAuthConfig;
+  /** Where the scopes of a key are asked (default: the API at `baseUrl`, kept a minute). */
+  scopeLookup?: ScopeLookup;
+}
+
+/** What one request is served with, carried to the MCP server factory in `AuthInfo.extra`. */
+interface Grant {
+  selection: ToolSelection | undefined;
+  /** False when an access token lacks the write scope (the key's own scopes are asked later). */
+  tokenWrites: boolean;
 }
 
 function sendJson(
@@ -94,15 +115,24 @@ export function createHttpHandler(options: HttpOptions): {
     options.allowedHosts ?? [],
     options.allowedOrigins ?? [],
   );
+  const lookup = options.scopeLookup ?? createScopeLookup({ baseUrl: options.baseUrl });
+  const oauth = options.oauth;
+  const resource = oauth?.resource;
+  if (oauth && !resource) throw new Error('OAuth needs the public /mcp address (MCP_PUBLIC_URL)');
+  const verify = oauth && resource ? createTokenVerifier(oauth, resource) : undefined;
   const mcp = createMcpHandler(
-    ({ authInfo }) =>
-      buildServer({
-        client: createClient({ apiKey: authInfo?.token ?? '', baseUrl: options.baseUrl, dispatcher: agent }),
-        selection: options.selection,
+    ({ authInfo }) => {
+      const apiKey = authInfo?.token ?? '';
+      const grant = authInfo?.extra as Grant | undefined;
+      return buildServer({
+        client: createClient({ apiKey, baseUrl: options.baseUrl, dispatcher: agent }),
+        selection: grant?.selection ?? options.selection,
         maxResultBytes: options.maxResultBytes,
         confirmation: options.confirmation,
         logger,
-      }),
+        canWrite: async () => (grant?.tokenWrites ?? true) && mayWrite(lookup, apiKey),
+      });
+    },
     {
       legacy: 'stateless',
       maxRequestBodySize: MAX_BODY_BYTES,
@@ -113,26 +143,53 @@ export function createHttpHandler(options: HttpOptions): {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror: (error) => logger.error('HTTP request failed', errorFields(error)),
   });
+  const challenge = (refusal?: TokenError) =>
+    resource
+      ? bearerChallenge(resource, refusal && { error: refusal.error, description: refusal.message })
+      : 'Bearer realm="customer-api"';
+  const metadataPaths = resource
+    ? new Set([PROTECTED_RESOURCE_PATH, new URL(metadataUrl(resource)).pathname])
+    : new Set<string>();
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (req.method === 'GET' && path === '/healthz') return sendJson(res, 200, { status: 'ok' });
+    if (req.method === 'GET' && oauth && resource && metadataPaths.has(path)) {
+      // Public metadata, read by browser-based clients of other origins too (RFC 9728 §3).
+      return sendJson(res, 200, protectedResourceMetadata(resource, oauth.issuer), {
+        'access-control-allow-origin': '*',
+        'cache-control': 'public, max-age=3600',
+      });
+    }
     if (path !== MCP_PATH) return rpcError(res, 404, -32601, `Not found; the MCP endpoint is ${MCP_PATH}`);
     const refused = rejectReason(req, policy);
     if (refused) return rpcError(res, 403, -32000, refused);
     if (req.method !== 'POST') {
       return rpcError(res, 405, -32000, 'This stateless server takes POST only', { allow: 'POST' });
     }
-    const apiKey = apiKeyOf(req) ?? options.sharedApiKey;
+    let apiKey = apiKeyOf(req) ?? options.sharedApiKey;
+    let tokenWrites = true;
     if (!apiKey) {
-      return rpcError(
-        res,
-        401,
-        -32001,
-        'Send your Customer API key as x-api-key or Authorization: Bearer <key>',
-        {
-          'www-authenticate': 'Bearer realm="customer-api"',
-        },
-      );
+      const how = verify
+        ? 'Sign in (OAuth), or send your Customer API key as x-api-key or Authorization: Bearer <key>'
+        : 'Send your Customer API key as x-api-key or Authorization: Bearer <key>';
+      return rpcError(res, 401, -32001, how, { 'www-authenticate': challenge() });
+    }
+    if (verify && !req.headers['x-api-key'] && looksLikeJwt(apiKey)) {
+      try {
+        const grant = await verify(apiKey);
+        apiKey = grant.apiKey;
+        tokenWrites = grant.scopes.has('write');
+      } catch (error) {
+        if (!(error instanceof TokenError)) throw error;
+        return rpcError(res, error.status, -32001, error.message, { 'www-authenticate': challenge(error) });
+      }
+    }
+    let selection: ToolSelection | undefined;
+    try {
+      selection = requestSelection(req, options.selection);
+    } catch (error) {
+      if (!(error instanceof SelectionError)) throw error;
+      return rpcError(res, 400, -32602, error.message);
     }
     const body = await readJson(req);
     if (!body.ok)
@@ -142,7 +199,8 @@ export function createHttpHandler(options: HttpOptions): {
         body.status === 413 ? -32600 : -32700,
         body.status === 413 ? 'Request body over 1 MiB' : 'Parse error: the body is not JSON',
       );
-    const auth: AuthInfo = { token: apiKey, clientId: 'customer-api-key', scopes: [] };
+    const extra: Grant = { selection, tokenWrites };
+    const auth: AuthInfo = { token: apiKey, clientId: 'customer-api-key', scopes: [], extra: { ...extra } };
     await toNode(Object.assign(req, { auth }), res, body.value);
   };
   const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -173,16 +231,20 @@ export interface RunningHttpServer {
 export async function startHttpServer(
   options: HttpOptions & { port: number; host: string },
 ): Promise<RunningHttpServer> {
-  const { handle, close } = createHttpHandler(options);
-  const server = createServer(handle);
+  const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, resolve);
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const url = `http://${shownHost}:${port}${MCP_PATH}`;
+  // Created after listening: with port 0 the OAuth resource defaults to the address just bound.
+  const oauth = options.oauth && { ...options.oauth, resource: options.oauth.resource ?? url };
+  const { handle, close } = createHttpHandler({ ...options, oauth });
+  server.on('request', handle);
   return {
-    url: `http://${shownHost}:${port}${MCP_PATH}`,
+    url,
     server,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));

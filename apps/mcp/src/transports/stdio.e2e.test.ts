@@ -6,6 +6,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { assistantScript } from '../test/assistant-script.js';
+import { DEFAULT_TOOLSET } from '../tools/select.js';
 
 const api = inject('api');
 /** The built CLI, exactly as `customer-api-mcp` runs it (the test task builds first). */
@@ -25,6 +26,7 @@ async function connect(args: string[] = [], env: Record<string, string> = {}) {
       PATH: process.env.PATH ?? '',
       CUSTOMER_API_KEY: api.apiKey,
       CUSTOMER_API_BASE_URL: api.baseUrl,
+      MCP_TOOLSETS: 'all',
       ...env,
     },
     stderr: 'pipe',
@@ -54,6 +56,23 @@ describe('customer-api-mcp over stdio against the real server', () => {
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
+  it('shows a read-only key no write tool, asking the API its scopes (X-OAuth-Scopes)', async () => {
+    const { client } = await connect([], { CUSTOMER_API_KEY: api.readOnlyKey });
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('list_pages');
+    expect(names.filter((n) => /^(create|update|delete|archive|restore|publish)_/.test(n))).toEqual([]);
+    await expect(client.callTool({ name: 'create_topic', arguments: { title: 'no' } })).rejects.toThrow(
+      /Unknown tool create_topic: .*write scope/,
+    );
+  });
+
+  it('serves the default toolset without switches, and every flag from its environment variable', async () => {
+    const { client } = await connect([], { MCP_TOOLSETS: '' });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(DEFAULT_TOOLSET);
+    const fromEnv = await connect([], { MCP_TOOLSETS: 'topics', MCP_READ_ONLY: '1' });
+    expect((await fromEnv.client.listTools()).tools.map((t) => t.name)).toEqual(['list_topics', 'get_topic']);
   });
 
   it('exposes only the chosen tools with --toolsets and --tools', async () => {

@@ -1,6 +1,7 @@
 import { createClient } from '@customer-api/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Confirmation } from '../confirm.js';
+import { createScopeLookup, mayWrite, type ScopeLookup } from '../key-scopes.js';
 import { errorFields, type Logger, silentLogger } from '../log.js';
 import { buildServer } from '../server.js';
 import type { ToolSelection } from '../tools/select.js';
@@ -13,6 +14,8 @@ export interface StdioOptions {
   maxResultBytes?: number;
   confirmation?: Confirmation;
   logger?: Logger;
+  /** Where the key's scopes are asked (default: the API, once a minute at most). */
+  scopeLookup?: ScopeLookup;
 }
 
 /**
@@ -26,6 +29,7 @@ export async function runStdio(
 ): Promise<{ closed: Promise<void>; close: () => Promise<void> }> {
   const logger = options.logger ?? silentLogger;
   const client = createClient({ apiKey: options.apiKey, baseUrl: options.baseUrl });
+  const lookup = options.scopeLookup ?? createScopeLookup({ baseUrl: options.baseUrl });
   const handle = serveStdio(
     () =>
       buildServer({
@@ -34,6 +38,7 @@ export async function runStdio(
         maxResultBytes: options.maxResultBytes,
         confirmation: options.confirmation,
         logger,
+        canWrite: () => mayWrite(lookup, options.apiKey),
       }),
     { onerror: (error) => logger.debug('stdio connection error', errorFields(error)) },
   );
