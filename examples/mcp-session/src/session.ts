@@ -27,7 +27,8 @@ export interface ApiAccess {
 export async function connect(api: ApiAccess): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MCP_MAIN],
+    // Every tool: the default toolset of twelve leaves out create_page, which this session calls.
+    args: [MCP_MAIN, '--toolsets', 'all'],
     env: {
       PATH: process.env.PATH ?? '',
       CUSTOMER_API_KEY: api.apiKey,
