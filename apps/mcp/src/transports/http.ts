@@ -102,7 +102,11 @@ async function readJson(
  * answer any request and one client's key never serves another. 2026-07-28 requests (per-request
  * `_meta`) and 2025 requests are told apart by the SDK's `createMcpHandler`, which also checks
  * the `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body. GET and
- * DELETE (server-sent event streams and sessions) answer 405.
+ * DELETE (server-sent event streams and sessions) answer 405. `X-MCP-Toolsets` and
+ * `X-MCP-Readonly` select one request's tools; a key without the write scope is shown no write
+ * tool. With `oauth`, the protected-resource metadata is served and JWT access tokens of its
+ * issuer are accepted beside API keys.
+ * @throws Error when `oauth` has no `resource` (the public `/mcp` address).
  */
 export function createHttpHandler(options: HttpOptions): {
   handle: (req: IncomingMessage, res: ServerResponse) => void;
