@@ -127,7 +127,12 @@ const merged =
           ...last,
           ...Object.fromEntries(rerun.map((name) => [name, results[name]])),
           versions: results.versions,
-          remeasured: { ...last.remeasured, ...Object.fromEntries(rerun.map((n) => [n, results.startedAt])) },
+          remeasured: {
+            ...last.remeasured,
+            ...Object.fromEntries(
+              rerun.map((n) => [n, `${results.startedAt} (load average ${results.machine.loadAtStart})`]),
+            ),
+          },
         };
       })()
     : results;
