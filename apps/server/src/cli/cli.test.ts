@@ -81,13 +81,14 @@ describe('customer-api CLI', () => {
 
   it('keys list shows each key without its secret; keys revoke marks one revoked, once', async () => {
     const first = JSON.parse((await cli(['keys', 'create', '--tenant', 'listed'], env)).out);
-    const started = Date.now();
+    // A week from when the command ran: the clock read before and after it brackets that instant.
+    const ranFrom = Date.now();
     const expiring = JSON.parse(
       (await cli(['keys', 'create', '--tenant', 'listed', '--scopes', 'read', '--expires-in', '7'], env)).out,
     );
-    const inAWeek = started + 7 * 86_400_000;
-    expect(Date.parse(expiring.expiresAt)).toBeGreaterThanOrEqual(inAWeek);
-    expect(Date.parse(expiring.expiresAt)).toBeLessThan(inAWeek + 60_000);
+    const ranTo = Date.now();
+    expect(Date.parse(expiring.expiresAt)).toBeGreaterThanOrEqual(ranFrom + 7 * 86_400_000);
+    expect(Date.parse(expiring.expiresAt)).toBeLessThanOrEqual(ranTo + 7 * 86_400_000);
     const listed = await cli(['keys', 'list', '--tenant', 'listed'], env);
     expect(listed.code, listed.err).toBe(0);
     const rows = listed.out
@@ -112,7 +113,7 @@ describe('customer-api CLI', () => {
     expect(revoked.code, revoked.err).toBe(0);
     expect(revoked.err).toContain('AUTH_CACHE_TTL_S (30 s)');
     const { revokedAt } = JSON.parse(revoked.out);
-    expect(Date.parse(revokedAt)).toBeGreaterThanOrEqual(started);
+    expect(Date.parse(revokedAt)).toBeGreaterThanOrEqual(ranFrom);
     // Revoking again keeps the first time.
     expect(JSON.parse((await cli(['keys', 'revoke', first.keyId], env)).out).revokedAt).toBe(revokedAt);
     const after = (await cli(['keys', 'list', '--tenant', 'listed'], env)).out;
@@ -197,12 +198,10 @@ describe('customer-api CLI', () => {
     async () => {
       const holder = await openDatabase({ dataDir: env.DATA_DIR });
       try {
-        const started = Date.now();
+        // The holder never lets go during this test: a CLI waiting for it would never answer.
         const res = await cli(['migrate'], env);
         expect(res.code).toBe(1);
         expect(res.err).toMatch(/in use by another process/);
-        // It fails instead of waiting for the holder (which never lets go during this test).
-        expect(Date.now() - started).toBeLessThan(60_000);
       } finally {
         await holder.close();
       }
