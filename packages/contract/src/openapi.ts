@@ -2,6 +2,7 @@ import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
 import { markDeprecated } from './common/deprecation.js';
 import { ERROR_CATALOG } from './common/errors.js';
+import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from './common/idempotency.js';
 import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
@@ -171,15 +172,9 @@ function isRetrySafeWrite(route: AppRoute): boolean {
   return route.method === 'POST' || route.method === 'PATCH';
 }
 
-/**
- * Writes whose response the server does not keep for their `Idempotency-Key` (as its
- * `NOT_KEPT_OPERATIONS`): publishing a message answers with the whole history, up to 4 MiB.
- */
-const RESPONSE_NOT_KEPT = new Set(['publishAudienceMessage']);
-
 /** POST and PATCH whose first response is kept for their `Idempotency-Key` and replayed. */
 const keepsResponse = (name: string, route: AppRoute) =>
-  isRetrySafeWrite(route) && !RESPONSE_NOT_KEPT.has(name);
+  isRetrySafeWrite(route) && !IDEMPOTENCY_RESPONSE_NOT_KEPT.has(name);
 
 function parameters(name: string, route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   const params: JsonObject[] = [];

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from '@customer-api/contract';
 import { type AppRoute, validateResponse } from '@ts-rest/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
@@ -33,15 +34,6 @@ type Handler = (args: HandlerArgs) => Promise<{ status: number; body: unknown }>
 function isKept(status: number): boolean {
   return status < 500 && ![400, 401, 403, 429].includes(status);
 }
-
-/**
- * Writes whose response is a read of what they left: publishing a message answers with the
- * audience's whole history (up to 4 MiB). Their responses are not kept (a key would otherwise
- * store megabytes for a day per request): the write is idempotent by itself, so a retry with the
- * same key runs again, changes nothing more and answers the history as it is then. The key's
- * format is checked as everywhere.
- */
-export const NOT_KEPT_OPERATIONS: ReadonlySet<string> = new Set(['publishAudienceMessage']);
 
 /** The first execution's response: as sent, and as handed to ts-rest. */
 interface FirstRun {
@@ -84,7 +76,7 @@ export class IdempotencyGuard {
       const route = routes[name];
       const writes = route && (route.method === 'POST' || route.method === 'PATCH');
       if (!writes) wrapped[name] = handler;
-      else if (NOT_KEPT_OPERATIONS.has(name)) wrapped[name] = checkingKey(handler as Handler);
+      else if (IDEMPOTENCY_RESPONSE_NOT_KEPT.has(name)) wrapped[name] = checkingKey(handler as Handler);
       else wrapped[name] = this.#wrap(route, handler as Handler);
     }
     return wrapped as T;

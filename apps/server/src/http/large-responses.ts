@@ -1,8 +1,8 @@
+import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from '@customer-api/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { operationNamer } from '../metrics/operation-names.js';
 import { RateLimitedError } from './errors.js';
-import { NOT_KEPT_OPERATIONS } from './idempotency.js';
 import { INLINE_RESPONSE_CHARS, type JsonStream, type Lane, toJsonBody } from './json-stream.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
 
@@ -17,10 +17,10 @@ import { TenantBandwidth } from './tenant-bandwidth.js';
 export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBandwidth): void {
   const operationOf = operationNamer();
   app.addHook('onRequest', async (request, reply) => {
-    // Reads, and the writes that answer with a read and keep no response (see NOT_KEPT_OPERATIONS).
+    // Reads, and the writes that answer with a read and keep no response (IDEMPOTENCY_RESPONSE_NOT_KEPT).
     const read =
       request.method === 'GET' ||
-      NOT_KEPT_OPERATIONS.has(operationOf(request.method, request.routeOptions.url));
+      IDEMPOTENCY_RESPONSE_NOT_KEPT.has(operationOf(request.method, request.routeOptions.url));
     if (!read) return;
     reads.set(request, { bandwidth });
     reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
