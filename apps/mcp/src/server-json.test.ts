@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { USAGE } from './config.js';
 
@@ -22,5 +25,31 @@ describe('server.json for the MCP Registry', () => {
     const names = server.packages[0]?.environmentVariables.map((v) => v.name) ?? [];
     expect(names).toContain('CUSTOMER_API_KEY');
     for (const name of names) expect(USAGE, name).toContain(name);
+  });
+
+  it('follows the package version when `pnpm version-packages` runs, keeping its formatting', () => {
+    const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(root.scripts['version-packages']).toContain('node apps/mcp/scripts/sync-server-json.mjs');
+    const dir = mkdtempSync(join(tmpdir(), 'server-json-'));
+    try {
+      mkdirSync(join(dir, 'scripts'));
+      copyFileSync(
+        new URL('../scripts/sync-server-json.mjs', import.meta.url),
+        join(dir, 'scripts/sync.mjs'),
+      );
+      copyFileSync(new URL('../server.json', import.meta.url), join(dir, 'server.json'));
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ ...pkg, version: '1.2.3' }));
+      execFileSync(process.execPath, [join(dir, 'scripts/sync.mjs')]);
+      const synced = readFileSync(join(dir, 'server.json'), 'utf8');
+      const parsed = JSON.parse(synced) as typeof server;
+      expect(parsed.version).toBe('1.2.3');
+      expect(parsed.packages.map((p) => p.version)).toEqual(['1.2.3']);
+      const original = readFileSync(new URL('../server.json', import.meta.url), 'utf8');
+      expect(synced.split('\n').length).toBe(original.split('\n').length);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
