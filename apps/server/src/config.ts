@@ -85,6 +85,7 @@ const EnvSchema = z.object({
     .transform((value) => value === '1' || value === 'true'),
   WEBHOOKS_RETRY_SCHEDULE: retrySchedule,
   WEBHOOKS_TIMEOUT_MS: positiveInt(10_000),
+  WEBHOOKS_LEASE_MS: z.coerce.number<number>().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   WEBHOOKS_MAX_SUBSCRIPTIONS: positiveInt(16),
   WEBHOOKS_CONCURRENCY: positiveInt(16),
   WEBHOOKS_TENANT_CONCURRENCY: positiveInt(4),
@@ -177,6 +178,11 @@ export interface Config {
     allowInsecure: boolean;
     retryScheduleSeconds: number[];
     timeoutMs: number;
+    /**
+     * How long a claimed attempt stays leased to its dispatcher before another may send it again
+     * (`WEBHOOKS_LEASE_MS`, default the timeout + 60 s; always more than the timeout).
+     */
+    leaseMs: number;
     /** Whether `serve`/`start` run a dispatcher in the server process (`WEBHOOKS_DISPATCHER`). */
     dispatchInServer: boolean;
     /** Subscriptions one tenant may have; one more is 409 CONFLICT. */
@@ -218,6 +224,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid environment:\n  NODE_ENV=production needs DATABASE_URL (PostgreSQL), or DATA_DIR set explicitly for the embedded database',
     );
   }
+  const leaseMs = e.WEBHOOKS_LEASE_MS ?? e.WEBHOOKS_TIMEOUT_MS + 60_000;
+  if (leaseMs <= e.WEBHOOKS_TIMEOUT_MS) {
+    // A lease that ends before the send's timeout would let another dispatcher send it meanwhile.
+    throw new ConfigError(
+      `Invalid environment:\n  WEBHOOKS_LEASE_MS=${leaseMs}: must exceed WEBHOOKS_TIMEOUT_MS (${e.WEBHOOKS_TIMEOUT_MS})`,
+    );
+  }
   const displayHost = e.HOST === '0.0.0.0' || e.HOST === '::' ? '127.0.0.1' : e.HOST;
   return {
     nodeEnv: e.NODE_ENV,
@@ -252,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,
       timeoutMs: e.WEBHOOKS_TIMEOUT_MS,
+      leaseMs,
       dispatchInServer: e.WEBHOOKS_DISPATCHER,
       maxSubscriptions: e.WEBHOOKS_MAX_SUBSCRIPTIONS,
       concurrency: e.WEBHOOKS_CONCURRENCY,

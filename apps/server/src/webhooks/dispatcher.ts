@@ -40,8 +40,6 @@ export interface DispatcherOptions {
    * wakes at once instead of at its next poll. Returns the unsubscribe function.
    */
   notifications?: (onEvent: () => void) => Promise<() => Promise<void>>;
-  /** How long a claimed attempt stays leased; must exceed the send timeout (default timeout + 60 s). */
-  leaseMs?: number;
   random?: () => number;
   /** Told of claims and outcomes (the process's metrics). */
   observer?: DeliveryObserver | undefined;
@@ -125,7 +123,7 @@ class Dispatcher implements WebhookDispatcher {
     );
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
-    this.#leaseMs = options.leaseMs ?? options.webhooks.timeoutMs + 60_000;
+    this.#leaseMs = options.webhooks.leaseMs;
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);

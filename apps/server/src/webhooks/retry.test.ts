@@ -69,6 +69,7 @@ describe('webhook settings', () => {
       allowInsecure: false,
       retryScheduleSeconds: [5, 300, 1800, 7200, 18000, 36000, 36000],
       timeoutMs: 10_000,
+      leaseMs: 70_000,
       dispatchInServer: true,
       maxSubscriptions: 16,
       concurrency: 16,
@@ -83,5 +84,11 @@ describe('webhook settings', () => {
     expect(custom).toMatchObject({ dispatchInServer: false, timeoutMs: 2500 });
     expect(() => loadConfig({ WEBHOOKS_DISPATCHER: 'maybe' })).toThrow(/WEBHOOKS_DISPATCHER/);
     expect(() => loadConfig({ WEBHOOKS_RETRY_SCHEDULE: '1,x' })).toThrow(/WEBHOOKS_RETRY_SCHEDULE/);
+    // The lease follows the timeout unless set, and never ends before a send's timeout does.
+    expect(custom.leaseMs).toBe(62_500);
+    expect(loadConfig({ WEBHOOKS_TIMEOUT_MS: '1000', WEBHOOKS_LEASE_MS: '5000' }).webhooks.leaseMs).toBe(
+      5000,
+    );
+    expect(() => loadConfig({ WEBHOOKS_LEASE_MS: '10000' })).toThrow(/WEBHOOKS_LEASE_MS=10000: must exceed/);
   });
 });
