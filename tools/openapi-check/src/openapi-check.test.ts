@@ -90,6 +90,10 @@ beforeAll(async () => {
     RATE_LIMIT_MAX: String(RATE_LIMIT),
     ASSET_MAX_BYTES: String(ASSET_MAX_BYTES),
     WEBHOOKS_ALLOW_INSECURE: '1',
+    // A delivery that fails on a loaded machine (Prism slow to answer) is tried again within
+    // seconds, not after the production schedule's 5 minutes, which outlast the test.
+    WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,10',
+    WEBHOOKS_TIMEOUT_MS: '30000',
   };
   const ready: string[] = [];
   const timed = async <T>(name: string, work: Promise<T>) => {
