@@ -2,14 +2,6 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { buildClient, type ClientOptions, type CustomerApiClient } from './client-core.js';
 import type { FetchLike } from './core/transport.js';
 
-export {
-  type ClientOptions,
-  type CustomerApiClient,
-  DEFAULT_BASE_URL,
-  DEFAULT_MAX_RETRIES,
-  DEFAULT_TIMEOUT_MS,
-} from './client-core.js';
-
 /**
  * Creates a client for the Customer API. On Node.js requests go through undici: each client owns
  * a keep-alive `Agent` unless given a `fetch` or `dispatcher`, and `client.close()` closes it.

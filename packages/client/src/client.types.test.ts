@@ -1,6 +1,7 @@
 import type { AccountLog, Page, PaginatedOperationName, Topic } from '@customer-api/contract';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type CustomerApiClient, createClient } from './client.js';
+import { createClient } from './client.js';
+import type { CustomerApiClient } from './client-core.js';
 import type { OperationArgs, OperationItem, OperationResult } from './core/types.js';
 
 // Type-level tests: `pnpm run typecheck` fails when inference degrades (e.g. to `any`).
