@@ -22,10 +22,8 @@ export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBa
       request.method === 'GET' ||
       IDEMPOTENCY_RESPONSE_NOT_KEPT.has(operationOf(request.method, request.routeOptions.url));
     if (!read) return;
-    reads.set(request, { bandwidth });
+    reads.set(request, { bandwidth, reply });
     reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
-    // A place reserved before the read and never streamed (a small body, an error) is given back.
-    reply.raw.once('close', () => reads.get(request)?.reserved?.end());
   });
   // A serializer returns text: a large body leaves an empty one, replaced here by its stream.
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -45,8 +43,11 @@ export function bandwidthOf(config: Config): TenantBandwidth {
   return new TenantBandwidth({ bytesPerSecond: rate, burstBytes: 2 * rate, streams: 1, waiting: 3 });
 }
 
-/** The share a GET is read within, and the place in line it reserved before reading. */
-const reads = new WeakMap<FastifyRequest, { bandwidth: TenantBandwidth; reserved?: Lane }>();
+/** The share a read is served within, its reply, and the place in line it reserved before reading. */
+const reads = new WeakMap<
+  FastifyRequest,
+  { bandwidth: TenantBandwidth; reply: FastifyReply; reserved?: Lane }
+>();
 
 /**
  * Takes the request's place in its tenant's line of large responses before a read of about
@@ -60,6 +61,8 @@ export async function reserveLargeResponse(request: FastifyRequest, bytes: numbe
   const lane = read.bandwidth.enter(request.auth?.tenantId ?? '');
   if (!lane) throw lineFull(read.bandwidth);
   read.reserved = lane;
+  // A place reserved and never streamed (a small body, an error) is given back with the response.
+  read.reply.raw.once('close', () => lane.end());
   await lane.ready;
 }
 
