@@ -16,14 +16,7 @@ import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/
 import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorPages } from './http/error-pages.js';
-import {
-  errorBody,
-  fromRequestValidation,
-  NotFoundError,
-  rootErrorHandler,
-  ServiceUnavailableError,
-  toDomainError,
-} from './http/errors.js';
+import { errorBody, fromRequestValidation, rootErrorHandler, toDomainError } from './http/errors.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
@@ -33,6 +26,7 @@ import { genRequestId, registerRequestId } from './http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { NotFoundError, ServiceUnavailableError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
 import { CursorCodec } from './lib/pagination.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';

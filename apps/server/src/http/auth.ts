@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TenantShare } from '../db/tenant-share.js';
+import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
-import { ForbiddenError, UnauthorizedError } from './errors.js';
 import { responseBytes } from './large-responses.js';
 import { enforceRateLimit, extraCostOf, type RateLimiter } from './rate-limit.js';
 

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
-import { errorBody, ValidationError } from './errors.js';
+import { ValidationError } from '../lib/errors.js';
+import { errorBody } from './errors.js';
 import { genRequestId } from './request-id.js';
 
 /** The Node.js HTTP parser's error (a `clientError` event). */

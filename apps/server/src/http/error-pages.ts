@@ -1,6 +1,6 @@
 import { ERROR_CATALOG, type ErrorCode, ErrorCodeSchema } from '@customer-api/contract';
 import type { FastifyInstance } from 'fastify';
-import { NotFoundError } from './errors.js';
+import { NotFoundError } from '../lib/errors.js';
 
 /** What the page of one error code says, as JSON (`Accept: application/json`). */
 export interface ErrorPage {

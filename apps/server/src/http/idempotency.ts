@@ -5,8 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.js';
 import { runWithDb } from '../db/request-db.js';
 import type { Clock } from '../lib/clock.js';
+import { ConflictError } from '../lib/errors.js';
 import { requireAuth } from './auth.js';
-import { ConflictError, errorBody, toDomainError } from './errors.js';
+import { errorBody, toDomainError } from './errors.js';
 import * as repo from './idempotency.repo.js';
 import { REPLAYED_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency-key.js';
 

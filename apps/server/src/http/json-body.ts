@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ValidationError } from './errors.js';
+import { ValidationError } from '../lib/errors.js';
 
 /** Deepest nesting of arrays and objects a request body may have (DESIGN: 64). */
 export const MAX_JSON_DEPTH = 64;

@@ -1,5 +1,5 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { ServiceUnavailableError } from './errors.js';
+import { ServiceUnavailableError } from '../lib/errors.js';
 import { decisionOf, MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
 
 /** What one process knows of a key's shared window. */

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../lib/clock.js';
-import { RateLimitedError } from './errors.js';
+import { RateLimitedError } from '../lib/errors.js';
 import { BatchingLimiter } from './rate-limit-batching.js';
 import { MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
 import { MemoryWindows } from './rate-limit-memory.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from './errors.js';
 import { CursorCodec, toPage } from './pagination.js';
 
 const codec = new CursorCodec('secret-a');

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Paginated } from '@customer-api/contract';
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
-import { ValidationError } from '../http/errors.js';
+import { ValidationError } from './errors.js';
 
 /** What a cursor is bound to: it is only valid for the same tenant, operation and filters. */
 export interface CursorBinding {

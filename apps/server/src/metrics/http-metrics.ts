@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isStatementTimeout } from '../db/errors.js';
-import { RateLimitedError, toDomainError } from '../http/errors.js';
+import { toDomainError } from '../http/errors.js';
+import { RateLimitedError } from '../lib/errors.js';
 import { operationNamer } from './operation-names.js';
 import type { Metrics } from './registry.js';
 

@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
-import { NotFoundError, rootErrorHandler, ServiceUnavailableError } from '../http/errors.js';
+import { rootErrorHandler } from '../http/errors.js';
 import { genRequestId, registerRequestId } from '../http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from '../http/server-version.js';
+import { NotFoundError, ServiceUnavailableError } from '../lib/errors.js';
 
 /**
  * The `dispatch` process's own HTTP endpoint, for a supervisor's health checks: `/healthz` (the

@@ -1,8 +1,8 @@
 import type { AccountLog, CreateAccountLogBodySchema } from '@customer-api/contract';
 import type { z } from 'zod';
-import { ConflictError } from '../../http/errors.js';
 import { iso } from '../../lib/clock.js';
 import { canonicalDomain } from '../../lib/domain.js';
+import { ConflictError } from '../../lib/errors.js';
 import * as accountsRepo from './accounts.repo.js';
 import {
   type AccountsDeps,

@@ -7,10 +7,10 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { type Clock, iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { canonicalDomain } from '../../lib/domain.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import * as repo from './accounts.repo.js';

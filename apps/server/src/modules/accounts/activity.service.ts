@@ -5,8 +5,8 @@ import type {
   Paginated,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { iso } from '../../lib/clock.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
 import type { AccountRow } from './accounts.repo.js';
 import * as accountsRepo from './accounts.repo.js';

@@ -7,9 +7,9 @@ import type {
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import * as repo from './assets.repo.js';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
-import { ValidationError } from '../../http/errors.js';
 import { readCounter } from '../../lib/counters.js';
+import { ValidationError } from '../../lib/errors.js';
 
 /**
  * Largest trash a search without trigrams may scan. Such a search (`%%%`, `ab`) cannot use the

@@ -7,7 +7,7 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { toPage } from '../../lib/pagination.js';
 import type { PageRow } from '../pages/pages.repo.js';
 import { adjustAudiencesCount } from '../pages/pages.repo.js';

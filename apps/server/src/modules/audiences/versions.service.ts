@@ -1,7 +1,7 @@
 import type { AudienceVersion, CreateAudienceVersionBodySchema } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordVersionEvent } from '../../webhooks/outbox.js';
 import { toApiVersion } from './audiences.mapper.js';
 import * as repo from './audiences.repo.js';

@@ -1,7 +1,7 @@
 import type { CreatePersonLogBodySchema, PersonLog } from '@customer-api/contract';
 import type { z } from 'zod';
-import { NotFoundError } from '../../http/errors.js';
 import { iso } from '../../lib/clock.js';
+import { NotFoundError } from '../../lib/errors.js';
 import * as accountsRepo from '../accounts/accounts.repo.js';
 import type { AccountsDeps } from '../accounts/accounts.service.js';
 import * as activityRepo from '../accounts/activity.repo.js';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { persons } from '../../db/schema/index.js';
-import { ConflictError } from '../../http/errors.js';
+import { ConflictError } from '../../lib/errors.js';
 
 /** A stored person. */
 export type PersonRow = typeof persons.$inferSelect;

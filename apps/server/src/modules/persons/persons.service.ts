@@ -1,7 +1,7 @@
 import type { CreatePersonBodySchema, Person } from '@customer-api/contract';
 import type { z } from 'zod';
-import { ValidationError } from '../../http/errors.js';
 import { emailDomain } from '../../lib/domain.js';
+import { ValidationError } from '../../lib/errors.js';
 import * as accountsRepo from '../accounts/accounts.repo.js';
 import {
   type AccountsDeps,

@@ -7,8 +7,8 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { NotFoundError } from '../../http/errors.js';
 import { type Clock, iso } from '../../lib/clock.js';
+import { NotFoundError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import * as repo from './sessions.repo.js';
 

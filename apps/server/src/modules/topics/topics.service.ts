@@ -8,9 +8,9 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, toPage } from '../../lib/pagination.js';
 import * as repo from './topics.repo.js';

@@ -1,7 +1,7 @@
 import type { Paginated, PaginationQuery, WebhookDelivery } from '@customer-api/contract';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
 import {
   type DeliveryRow,

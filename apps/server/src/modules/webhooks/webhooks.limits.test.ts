@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/client.js';
-import { ConflictError } from '../../http/errors.js';
 import { systemClock } from '../../lib/clock.js';
+import { ConflictError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { CursorCodec } from '../../lib/pagination.js';
 import { expectApiError } from '../../test/http-cases.js';

@@ -9,9 +9,9 @@ import type {
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import { disableSubscription, type SubscriptionRow } from '../../webhooks/deliveries.repo.js';

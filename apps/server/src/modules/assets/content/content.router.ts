@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAuth } from '../../../http/auth.js';
-import { ForbiddenError, ServiceUnavailableError, ValidationError } from '../../../http/errors.js';
+import { ForbiddenError, ServiceUnavailableError, ValidationError } from '../../../lib/errors.js';
 import * as service from './content.service.js';
 import type { ContentKind } from './links.js';
 import { matchesEtag, parseRange } from './range.js';

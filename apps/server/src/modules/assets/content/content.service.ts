@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Asset } from '@customer-api/contract';
 import type { Db } from '../../../db/client.js';
-import { NotFoundError, ValidationError } from '../../../http/errors.js';
 import type { Clock } from '../../../lib/clock.js';
+import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { IdSource } from '../../../lib/ids.js';
 import * as assetsRepo from '../assets.repo.js';
 import { toApiAsset } from '../assets.service.js';
