@@ -1,8 +1,8 @@
 import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from '@customer-api/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { RateLimitedError } from '../lib/errors.js';
 import { operationNamer } from '../metrics/operation-names.js';
-import { RateLimitedError } from './errors.js';
 import { INLINE_RESPONSE_CHARS, type JsonStream, type Lane, toJsonBody } from './json-stream.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
 

@@ -3,7 +3,7 @@ import {
   MESSAGE_HISTORY_MAX_MESSAGES,
   MESSAGE_MAX_BYTES,
 } from '@customer-api/contract';
-import { ValidationError } from '../../http/errors.js';
+import { ValidationError } from '../../lib/errors.js';
 import type { AppDeps } from '../types.js';
 import * as repo from './messages.repo.js';
 

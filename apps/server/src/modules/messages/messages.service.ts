@@ -7,8 +7,8 @@ import type {
   RestoreMessageResult,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { iso } from '../../lib/clock.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { updateAudience } from '../audiences/audiences.repo.js';
 import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
 import type { AppDeps } from '../types.js';
