@@ -2,8 +2,10 @@ import { Readable } from 'node:stream';
 
 /** Bodies up to this many characters are serialised at once, exactly as Fastify would. */
 export const INLINE_RESPONSE_CHARS = 64 * 1024;
-/** Characters serialised per turn of the event loop once a body streams. */
+/** Characters per chunk sent (and per spend of the lane). */
 const CHUNK_CHARS = 64 * 1024;
+/** Characters turned into bytes per turn of the event loop: 4 MiB take 16 turns. */
+const PRODUCE_CHARS = 256 * 1024;
 
 /** What a streamed body needs from its tenant's share of the server's bandwidth. */
 export interface Lane {
@@ -30,61 +32,93 @@ export function toJsonBody(payload: unknown, enter: () => Lane): string | JsonSt
 }
 
 /**
- * A JSON body produced a chunk at a time, each in its own turn of the event loop (`setImmediate`
- * runs after pending I/O), only as fast as the connection takes it and its lane allows.
+ * A large JSON body. Its text is turned into bytes at once, a few chunks per turn of the event
+ * loop (`setImmediate` runs after pending I/O), so the payload's objects and strings are garbage
+ * within milliseconds instead of living, and being copied by every young-generation collection,
+ * for the second or more that sending takes. The bytes (outside the JavaScript heap) are then
+ * sent a chunk at a time, only as fast as the connection takes them and the lane allows.
  */
 export class JsonStream extends Readable {
-  /** Bytes produced so far. */
+  /** Bytes sent so far. */
   readonly counter = { bytes: 0 };
-  #head: string | undefined;
+  #fragments: Iterator<string> | undefined;
+  readonly #chunks: Buffer[] = [];
+  #produced = false;
+  #waiting = false;
   #started = false;
   #waitMs = 0;
 
   constructor(
     head: string,
-    private readonly fragments: Iterator<string>,
+    fragments: Iterator<string>,
     private readonly lane: Lane,
   ) {
     super({ highWaterMark: CHUNK_CHARS });
-    this.#head = head;
+    this.#fragments = fragments;
+    this.#produce(head);
   }
 
   override _read(): void {
     if (this.#started) {
-      if (this.#waitMs > 0) setTimeout(() => this.#pushChunk(), this.#waitMs);
-      else setImmediate(() => this.#pushChunk());
+      if (this.#waitMs > 0) setTimeout(() => this.#send(), this.#waitMs);
+      else setImmediate(() => this.#send());
       return;
     }
     this.#started = true;
-    void this.lane.ready.then(() => setImmediate(() => this.#pushChunk()));
+    void this.lane.ready.then(() => setImmediate(() => this.#send()));
   }
 
-  #pushChunk(): void {
-    if (this.destroyed) return;
-    let chunk = this.#head ?? '';
-    this.#head = undefined;
-    let done = false;
-    while (chunk.length < CHUNK_CHARS) {
-      const next = this.fragments.next();
-      if (next.done) {
-        done = true;
-        break;
-      }
+  /** Turns up to {@link PRODUCE_CHARS} of text into chunks, then yields the loop until all is bytes. */
+  #produce(head = ''): void {
+    const fragments = this.#fragments;
+    if (this.destroyed || !fragments) return;
+    let chunk = head;
+    let made = 0;
+    while (made < PRODUCE_CHARS) {
+      const next = fragments.next();
+      if (next.done) break;
       chunk += next.value;
+      if (chunk.length >= CHUNK_CHARS) {
+        made += chunk.length;
+        this.#chunks.push(Buffer.from(chunk));
+        chunk = '';
+      }
     }
-    if (chunk.length > 0) {
-      const bytes = Buffer.from(chunk);
-      this.counter.bytes += bytes.length;
-      this.#waitMs = this.lane.spend(bytes.length);
-      this.push(bytes);
+    if (made < PRODUCE_CHARS) {
+      // The fragments ran out: the payload is no longer referenced from here.
+      if (chunk.length > 0) this.#chunks.push(Buffer.from(chunk));
+      this.#fragments = undefined;
+      this.#produced = true;
+    } else if (chunk.length > 0) {
+      this.#chunks.push(Buffer.from(chunk));
     }
-    if (done) {
+    if (!this.#produced) setImmediate(() => this.#produce());
+    if (this.#waiting) {
+      this.#waiting = false;
+      this.#send();
+    }
+  }
+
+  #send(): void {
+    if (this.destroyed) return;
+    const chunk = this.#chunks.shift();
+    if (chunk) {
+      this.counter.bytes += chunk.length;
+      this.#waitMs = this.lane.spend(chunk.length);
+      this.push(chunk);
+    } else if (!this.#produced) {
+      this.#waiting = true; // sent faster than produced: the next chunk made sends itself
+      return;
+    }
+    if (this.#produced && this.#chunks.length === 0) {
       this.lane.end();
       this.push(null);
     }
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    this.#fragments = undefined;
+    this.#chunks.length = 0;
     this.lane.end();
     callback(error);
   }

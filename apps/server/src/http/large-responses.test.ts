@@ -104,6 +104,25 @@ describe('toJsonBody', () => {
       expect(chunks[i]?.turn).toBeGreaterThan(chunks[i - 1]?.turn ?? 0);
     expect((stream as JsonStream).counter.bytes).toBe(Buffer.byteLength(JSON.stringify(body)));
   });
+
+  it('turns the whole body into bytes within a few turns, without waiting for its turn to send', async () => {
+    // The payload's objects must not live (and be copied by every young-generation collection)
+    // for as long as sending takes: every element is serialised before the tenant's turn comes.
+    const serialised = new Set<number>();
+    const items = Array.from({ length: 64 }, (_, i) => ({
+      toJSON: () => {
+        serialised.add(i);
+        return { i, text: 'x'.repeat(64 * 1024) };
+      },
+    }));
+    const never = new Promise<void>(() => undefined);
+    const stream = toJsonBody({ items }, () => ({ ready: never, spend: () => 0, end: () => undefined }));
+    expect(stream).toBeInstanceOf(JsonStream);
+    for (let turn = 0; turn < 20 && serialised.size < items.length; turn += 1)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect(serialised.size).toBe(items.length); // 4 MiB in 16 turns of 256 K
+    (stream as JsonStream).destroy();
+  });
 });
 
 describe('TenantBandwidth', () => {
