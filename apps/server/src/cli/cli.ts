@@ -3,8 +3,8 @@ import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { NotMigratedError } from '../db/migrate.js';
 import { startTracing, type Tracing } from '../tracing/index.js';
-import { commandDispatch } from '../webhooks/dispatch-command.js';
 import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
+import { commandDispatch } from './dispatch.js';
 import { commandKeys, KEYS_USAGE } from './keys.js';
 import { commandServe } from './serve.js';
 

@@ -5,10 +5,11 @@ import { prepareDatabase } from '../db/migrate.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import type { Tracing } from '../tracing/index.js';
-import { startDispatcher } from '../webhooks/dispatch-command.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CliIo } from './cli.js';
 import { ensureDemo } from './demo-data.js';
+import { startDispatcher } from './dispatch.js';
+import { exitCodeOnSignal } from './shutdown.js';
 
 /**
  * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM
@@ -53,23 +54,15 @@ export async function commandServe(
   }
   const running = app;
   const metricsListener = observed.listener;
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      running.log.info({ signal }, 'shutting down');
-      setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
-      // In-flight requests and webhook deliveries both finish before the database closes.
-      Promise.all([running.close(), dispatcher?.stop(), metricsListener?.close()])
-        .then(() => database.close())
-        .then(
-          () => resolve(0),
-          () => resolve(1),
-        );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+  return exitCodeOnSignal({
+    log: running.log,
+    message: 'shutting down',
+    graceMs: config.shutdownGraceMs,
+    // In-flight requests and webhook deliveries both finish before the database closes.
+    stop: async () => {
+      await Promise.all([running.close(), dispatcher?.stop(), metricsListener?.close()]);
+      await database.close();
+    },
   });
 }
 

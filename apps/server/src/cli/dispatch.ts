@@ -6,10 +6,11 @@ import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
-import type { DeliveryObserver } from './deliver.js';
-import { buildDispatchHealth } from './dispatch-health.js';
-import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from './dispatcher.js';
-import { OUTBOX_CHANNEL } from './outbox.js';
+import type { DeliveryObserver } from '../webhooks/deliver.js';
+import { buildDispatchHealth } from '../webhooks/dispatch-health.js';
+import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from '../webhooks/dispatcher.js';
+import { OUTBOX_CHANNEL } from '../webhooks/outbox.js';
+import { exitCodeOnSignal } from './shutdown.js';
 
 /** Starts the dispatcher of a process that already has the database open (the server). */
 export function startDispatcher(
@@ -64,20 +65,14 @@ export async function commandDispatch(config: Config): Promise<number> {
   }
   const metricsListener = observed.listener;
   if (health) log.info({ readyz: `http://${config.host}:${config.dispatchPort}/readyz` }, 'health checks');
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string) => {
-      log.info({ signal }, 'stopping the webhook dispatcher');
-      setTimeout(() => process.exit(1), config.shutdownGraceMs).unref();
-      dispatcher
-        .stop()
-        .then(() => Promise.all([health?.close(), metricsListener?.close()]))
-        .then(() => database.close())
-        .then(
-          () => resolve(0),
-          () => resolve(1),
-        );
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
+  return exitCodeOnSignal({
+    log,
+    message: 'stopping the webhook dispatcher',
+    graceMs: config.shutdownGraceMs,
+    stop: async () => {
+      await dispatcher.stop();
+      await Promise.all([health?.close(), metricsListener?.close()]);
+      await database.close();
+    },
   });
 }

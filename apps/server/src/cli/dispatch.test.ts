@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
 import { useTestApp } from '../test/test-app.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../webhooks/testing/harness.js';
+import { startReceiver, type TestReceiver } from '../webhooks/testing/receiver.js';
 
 const mainJs = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const settings = loadTestSettings();

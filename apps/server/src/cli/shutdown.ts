@@ -1,0 +1,32 @@
+/** What the signal handler logs through: pino's and Fastify's loggers both fit. */
+export interface ShutdownLog {
+  info(details: { signal: string }, message: string): void;
+}
+
+/**
+ * Waits for SIGTERM or SIGINT, then runs `stop` once (a second signal is ignored) and resolves
+ * with the exit code: 0 when `stop` settles, 1 when it fails. A `stop` that takes longer than
+ * `graceMs` exits the process with 1. Shared by `serve` and `dispatch`.
+ */
+export function exitCodeOnSignal(options: {
+  log: ShutdownLog;
+  message: string;
+  graceMs: number;
+  stop: () => Promise<unknown>;
+}): Promise<number> {
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const onSignal = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      options.log.info({ signal }, options.message);
+      setTimeout(() => process.exit(1), options.graceMs).unref();
+      options.stop().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.once('SIGTERM', () => onSignal('SIGTERM'));
+    process.once('SIGINT', () => onSignal('SIGINT'));
+  });
+}
