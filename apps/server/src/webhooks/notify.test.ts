@@ -1,32 +1,72 @@
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { OUTBOX_CHANNEL } from './outbox.js';
+import type { Database } from '../db/client.js';
+import { newId } from '../lib/ids.js';
+import type { DeliveryObserver } from './deliver.js';
+import { OUTBOX_CHANNEL, recordVersionEvent } from './outbox.js';
 import { useWebhookTest } from './testing/harness.js';
 
 const w = useWebhookTest();
 const { t, h } = w;
 
-/** A started dispatcher whose poll is a minute away: only a notification can make it deliver soon. */
-function listeningDispatcher() {
+/** Far beyond any test's timeout: a delivery can only come from a notification. */
+const POLL_AN_HOUR_AWAY = 3_600_000;
+
+/**
+ * A started dispatcher that is asleep: it listens before it starts (so no event can slip in
+ * between its first poll and its LISTEN), and the promise resolves once its first poll found
+ * nothing. Its next poll is an hour away.
+ */
+async function sleepingDispatcher(): Promise<void> {
+  let wake = () => {};
+  // On PostgreSQL `listen` signals once when established (the "look once" catch-up): it happens
+  // here, before the dispatcher exists, and its first poll plays that part.
+  const unlisten = await t.database.listen(OUTBOX_CHANNEL, () => wake());
+  let polled = () => {};
+  const firstPoll = new Promise<void>((resolve) => {
+    polled = resolve;
+  });
+  const observer: DeliveryObserver = { claimed: () => polled(), delivered: () => {} };
   const dispatcher = h.dispatcher({
-    pollIntervalMs: 60_000,
-    notifications: (onEvent) => t.database.listen(OUTBOX_CHANNEL, onEvent),
+    pollIntervalMs: POLL_AN_HOUR_AWAY,
+    notifications: async (onEvent) => {
+      wake = onEvent;
+      return unlisten;
+    },
+    observer,
   });
   dispatcher.start();
-  return dispatcher;
+  await firstPoll;
+}
+
+/**
+ * Listens on the outbox channel with each notification's payload (the database's `listen` passes
+ * none), on one connection: notifications reach it in commit order.
+ */
+async function listenWithPayloads(
+  database: Database,
+  databaseUrl: string | undefined,
+  onPayload: (payload: string) => void,
+): Promise<() => Promise<void>> {
+  if (database.pglite) return database.pglite.listen(OUTBOX_CHANNEL, onPayload);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  client.on('notification', (message) => {
+    if (message.channel === OUTBOX_CHANNEL) onPayload(message.payload ?? '');
+  });
+  await client.query(`LISTEN ${pg.escapeIdentifier(OUTBOX_CHANNEL)}`);
+  return () => client.end();
 }
 
 describe('idle dispatchers wake on the outbox NOTIFY', () => {
   it('delivers an event committed while the dispatcher sleeps, long before its next poll', async () => {
     const sub = await h.subscribe(w.receiver.url);
-    listeningDispatcher();
-    // Let the first poll find nothing and the dispatcher go to sleep.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleepingDispatcher();
     expect(w.receiver.received).toHaveLength(0);
-    const started = Date.now();
     const { version } = await h.version();
+    // The poll is an hour away: only the notification explains a delivery within the timeout.
     const [got] = await w.receiver.waitFor(1, 45_000);
-    // The poll is a minute away: only the notification explains a delivery well before it.
-    expect(Date.now() - started).toBeLessThan(45_000);
     expect(JSON.parse(got?.body ?? '{}').payload.versionId).toBe(version.versionId);
     await expect
       .poll(async () => (await h.deliveries(sub.webhookSubscriptionId))[0]?.status, { timeout: 30_000 })
@@ -34,24 +74,42 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
   });
 
   it('notifies only on commit: a rolled-back event neither wakes nor is delivered', async () => {
+    const { page, audience, version } = await h.version();
     let wakes = 0;
     const unlisten = await t.database.listen(OUTBOX_CHANNEL, () => {
       wakes += 1;
     });
+    const payloads: string[] = [];
+    let marked = () => {};
+    const marker = new Promise<void>((resolve) => {
+      marked = resolve;
+    });
+    const unlistenPayloads = await listenWithPayloads(t.database, t.config.databaseUrl, (payload) => {
+      payloads.push(payload);
+      if (payload === 'committed') marked();
+    });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 200));
       const before = wakes;
-      await t.database.db
-        .transaction(async (tx) => {
-          await tx.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
-          throw new Error('roll back');
-        })
-        .catch(() => {});
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(wakes).toBe(before);
-      await t.database.db.execute(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
-      await expect.poll(() => wakes, { timeout: 30_000 }).toBeGreaterThan(before);
+      const rollback = new Error('roll back');
+      const rolledBack = t.database.db.transaction(async (tx) => {
+        await recordVersionEvent(tx, { clock: w.time.clock, ids: newId }, 'page.version.created', {
+          tenantId: t.tenant.tenantId,
+          pageId: page.pageId,
+          audienceId: audience.audienceId,
+          versionId: version.versionId,
+          status: version.status,
+          createdAt: new Date(version.createdAt),
+        });
+        throw rollback;
+      });
+      await expect(rolledBack).rejects.toBe(rollback);
+      await t.database.db.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'committed')`);
+      await marker;
+      // Notifications reach a listener in commit order: the rolled-back event's would come first.
+      expect(payloads).toEqual(['committed']);
+      await expect.poll(() => wakes, { timeout: 30_000 }).toBe(before + 1);
     } finally {
+      await unlistenPayloads();
       await unlisten();
     }
   });
