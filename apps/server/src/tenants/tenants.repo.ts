@@ -76,9 +76,3 @@ export async function revokeKey(db: Db, keyId: string, now: Date): Promise<ApiKe
     .returning();
   return rows[0];
 }
-
-/** Number of keys of a tenant. */
-export async function countKeys(db: Db, tenantId: string): Promise<number> {
-  const rows = await db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.tenantId, tenantId));
-  return rows.length;
-}

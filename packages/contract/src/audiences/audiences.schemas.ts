@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MetadataSchema } from '../common/metadata.js';
-import { CountSchema, MAX_SAFE_INTEGER, TimestampSchema } from '../common/primitives.js';
+import { MAX_SAFE_INTEGER, TimestampSchema } from '../common/primitives.js';
 
 /** Lifecycle states shared by audiences and audience versions. */
 export const AudienceStatusSchema = z.enum([
@@ -120,6 +120,3 @@ export const CreateAudienceVersionBodySchema = z
   .meta({ id: 'CreateAudienceVersionRequest' });
 /** Body of `createAudienceVersion`. */
 export type CreateAudienceVersionBody = z.input<typeof CreateAudienceVersionBodySchema>;
-
-/** Number of audiences of a page (`audiencesCount`). */
-export const AudiencesCountSchema = CountSchema;
