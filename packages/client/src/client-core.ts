@@ -11,7 +11,7 @@ import { type ClientLogger, type LogLevel, levelled, resolveLogLevel } from './c
 import { paginate, paginateItems } from './core/paginate.js';
 import { type CallArgs, type CallConfig, callOperation } from './core/request.js';
 import { type BackoffOptions, DEFAULT_BACKOFF } from './core/retry.js';
-import type { FetchLike } from './core/transport.js';
+import type { FetchLike, RequestLike, Transport } from './core/transport.js';
 import type {
   ArgsTuple,
   OperationItem,
@@ -49,8 +49,10 @@ export interface ClientOptions {
    */
   dispatcher?: Dispatcher;
   /**
-   * `fetch` implementation. Default: undici's `fetch` on Node.js, the runtime's global `fetch`
-   * elsewhere (Bun, Deno, Workers, browsers). It receives `dispatcher` only when one is given or owned.
+   * `fetch` implementation. Default on Node.js: undici, through its `request` API for JSON calls
+   * (cheaper) and its `fetch` for uploads; elsewhere the runtime's global `fetch` (Bun, Deno,
+   * Workers, browsers). A `fetch` given here carries every request. It receives `dispatcher`
+   * only when one is given or owned.
    */
   fetch?: FetchLike;
   /** Validate success bodies against the contract's schemas (default false: trust the server, stay forward compatible). */
@@ -79,6 +81,11 @@ export interface DefaultTransport {
   fetch: FetchLike;
   /** Makes the pool a client owns when the options give neither `fetch` nor `dispatcher`. */
   makeDispatcher?: () => Dispatcher;
+  /**
+   * Node.js: sends JSON calls through the client's dispatcher without `fetch` (cheaper), when
+   * the options give no `fetch` of their own.
+   */
+  makeRequest?: (dispatcher: Dispatcher) => RequestLike;
 }
 
 /** A Customer API client: one method per contract operation, plus pagination helpers. */
@@ -139,7 +146,7 @@ const RESERVED = new Set([
  */
 export function buildClient(options: ClientOptions, defaults: DefaultTransport): CustomerApiClient {
   const own = options.dispatcher || options.fetch ? undefined : defaults.makeDispatcher?.();
-  const config = resolveConfig(options, defaults.fetch, own);
+  const config = resolveConfig(options, defaults, own);
   const call = (name: OperationName, args?: CallArgs, opts?: RequestOptions) =>
     callOperation(config, name, args, opts);
   const fetchPage = async (name: OperationName, args: CallArgs, opts?: RequestOptions) =>
@@ -171,7 +178,7 @@ export function buildClient(options: ClientOptions, defaults: DefaultTransport):
 
 function resolveConfig(
   options: ClientOptions,
-  defaultFetch: FetchLike,
+  defaults: DefaultTransport,
   own: Dispatcher | undefined,
 ): CallConfig {
   const apiKey = options.apiKey ?? readEnv('CUSTOMER_API_KEY');
@@ -186,16 +193,25 @@ function resolveConfig(
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     validateResponses: options.validateResponses ?? false,
     headers: { 'user-agent': `customer-api-client/${CLIENT_VERSION} ${runtimeToken()}`, ...options.headers },
-    transport: {
-      fetch: options.fetch ?? defaultFetch,
-      dispatcher: options.dispatcher ?? own,
-    },
+    transport: resolveTransport(options, defaults, own),
     observers: {
       logger: levelled(options.logger, resolveLogLevel(options.logLevel)),
       onRequest: options.onRequest,
       onResponse: options.onResponse,
     },
   };
+}
+
+/** A caller's `fetch` carries every request (it may trace them); otherwise the entry point's way. */
+function resolveTransport(
+  options: ClientOptions,
+  defaults: DefaultTransport,
+  own: Dispatcher | undefined,
+): Transport {
+  const dispatcher = options.dispatcher ?? own;
+  const request =
+    options.fetch === undefined && dispatcher !== undefined ? defaults.makeRequest?.(dispatcher) : undefined;
+  return { fetch: options.fetch ?? defaults.fetch, dispatcher, request };
 }
 
 function positive(name: string, value: number): number {

@@ -1,5 +1,6 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import { buildClient, type ClientOptions, type CustomerApiClient } from './client-core.js';
+import { undiciRequest } from './core/node-request.js';
 import type { FetchLike } from './core/transport.js';
 
 /**
@@ -18,5 +19,6 @@ export function createClient(options: ClientOptions = {}): CustomerApiClient {
   return buildClient(options, {
     fetch: undiciFetch as unknown as FetchLike,
     makeDispatcher: () => new Agent({ keepAliveTimeout: 10_000 }),
+    makeRequest: undiciRequest,
   });
 }

@@ -48,10 +48,41 @@ export interface AttemptInit {
   signal: AbortSignal | undefined;
 }
 
+/** One request without a body or with a JSON text body, as {@link RequestLike} receives it. */
+export interface RequestLikeInit {
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** A request a {@link RequestLike} has started. */
+export interface SentRequest {
+  /** The status, headers and whole body; rejects with the underlying error. */
+  response: Promise<RawResponse>;
+  /** Stops the request, or the reading of its body (`response` then rejects). */
+  abort(): void;
+}
+
+/**
+ * Sends one request and reads its whole body: the Node.js entry point's way of sending JSON
+ * calls (undici's `request` API, cheaper than `fetch`, and stopped without an `AbortSignal`,
+ * whose creation alone costs tens of microseconds on Node 20).
+ */
+export type RequestLike = (url: string, init: RequestLikeInit) => SentRequest;
+
 /** How attempts reach the network. */
 export interface Transport {
   fetch: FetchLike;
   dispatcher: Dispatcher | undefined;
+  /** When set, JSON calls (no body or a string body) go through it; uploads always use `fetch`. */
+  request?: RequestLike | undefined;
+}
+
+/** Why an attempt was stopped (timeout or the caller's signal), and how to stop what it sent. */
+interface Stop {
+  aborted: boolean;
+  reason: unknown;
+  cancel: () => void;
 }
 
 /**
@@ -60,40 +91,61 @@ export interface Transport {
  * reason (the standard `AbortError` unless they chose another), or with {@link ConnectionError}.
  */
 export async function sendAttempt(transport: Transport, init: AttemptInit): Promise<RawResponse> {
-  if (init.signal?.aborted) throw init.signal.reason;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError(init.timeoutMs)), init.timeoutMs);
-  const onAbort = () => controller.abort(init.signal?.reason);
-  init.signal?.addEventListener('abort', onAbort, { once: true });
+  const caller = init.signal;
+  if (caller?.aborted) throw caller.reason;
+  const stop: Stop = { aborted: false, reason: undefined, cancel: () => {} };
+  const abort = (reason: unknown) => {
+    if (stop.aborted) return;
+    stop.aborted = true;
+    stop.reason = reason;
+    stop.cancel();
+  };
+  const timer = setTimeout(() => abort(new TimeoutError(init.timeoutMs)), init.timeoutMs);
+  const onAbort = () => abort(caller?.reason);
+  caller?.addEventListener('abort', onAbort, { once: true });
   try {
-    const fetchInit = {
-      method: init.method,
-      headers: init.headers,
-      signal: controller.signal,
-      ...(init.body === undefined ? {} : { body: init.body }),
-      // A streamed body goes out while it is read (fetch requires saying so).
-      ...(isStream(init.body) ? { duplex: 'half' } : {}),
-      ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
-    };
-    const response = await transport.fetch(
-      init.url,
-      fetchInit as FetchInitLike & { dispatcher?: Dispatcher },
-    );
-    const text = await response.text();
-    const headers = new Headers();
-    response.headers.forEach((value, key) => {
-      headers.append(key, value);
-    });
-    return { status: response.status, headers, text };
+    return await send(transport, init, stop);
   } catch (error) {
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (stop.aborted) throw stop.reason;
     throw new ConnectionError(`Request to ${new URL(init.url).origin} failed: ${describe(error)}`, {
       cause: error,
     });
   } finally {
     clearTimeout(timer);
-    init.signal?.removeEventListener('abort', onAbort);
+    caller?.removeEventListener('abort', onAbort);
   }
+}
+
+/** Starts the request on the transport's cheapest path for its body; `stop.cancel` stops it. */
+function send(transport: Transport, init: AttemptInit, stop: Stop): Promise<RawResponse> {
+  const { body } = init;
+  if (transport.request !== undefined && (body === undefined || typeof body === 'string')) {
+    const sent = transport.request(init.url, { method: init.method, headers: init.headers, body });
+    stop.cancel = sent.abort;
+    return sent.response;
+  }
+  const controller = new AbortController();
+  stop.cancel = () => controller.abort(stop.reason);
+  return viaFetch(transport, init, controller.signal);
+}
+
+async function viaFetch(transport: Transport, init: AttemptInit, signal: AbortSignal): Promise<RawResponse> {
+  const fetchInit = {
+    method: init.method,
+    headers: init.headers,
+    signal,
+    ...(init.body === undefined ? {} : { body: init.body }),
+    // A streamed body goes out while it is read (fetch requires saying so).
+    ...(isStream(init.body) ? { duplex: 'half' } : {}),
+    ...(transport.dispatcher ? { dispatcher: transport.dispatcher } : {}),
+  };
+  const response = await transport.fetch(init.url, fetchInit as FetchInitLike & { dispatcher?: Dispatcher });
+  const text = await response.text();
+  const headers = new Headers();
+  response.headers.forEach((value, key) => {
+    headers.append(key, value);
+  });
+  return { status: response.status, headers, text };
 }
 
 function isStream(body: AttemptInit['body']): boolean {
