@@ -76,7 +76,15 @@ cores of their own, which is how delivery scales out. Acknowledging before recor
 the gap and is ruled out by the at-least-once guarantee.`,
 
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
-formatting; it adds about a millisecond.`,
+formatting; it adds about a millisecond.
+
+**Size of \`tools/list\`** (compact JSON of the committed snapshots, 2026-11-24): all 46 tools
+96,986 bytes, the default toolset (12 tools) 29,372, the 16 read-only tools 32,744; \`create_page\`
+alone is 6,939 and the longest description 401 characters. Tests hold the default list under 32,000
+bytes and the read-only list under half the full one. Spelling out every nested output shape instead
+of one object level would have taken the 42-tool list of the first release from 77 KB to 110 KB;
+writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
+warnings before) cost 3.1 KB over all tools.`,
 
   isolation: `Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
   // One-off run of bench/src/scenarios/asset-content.mjs (not part of \`pnpm bench\`): rendered as is.
