@@ -7,8 +7,8 @@ import { newId } from '../lib/ids.js';
 import { CursorCodec } from '../lib/pagination.js';
 import { DownloadLinks } from '../modules/assets/content/links.js';
 import { createAudience } from '../modules/audiences/audiences.service.js';
-import { createVersion, publishVersion } from '../modules/audiences/versions.service.js';
-import { createMessage } from '../modules/messages/messages.service.js';
+import { createAudienceVersion, publishAudienceVersion } from '../modules/audiences/versions.service.js';
+import { createAudienceMessage } from '../modules/messages/messages.service.js';
 import { createPage } from '../modules/pages/pages.service.js';
 import type { AppDeps } from '../modules/types.js';
 import { createApiKey, ensureTenant } from '../tenants/tenants.service.js';
@@ -56,12 +56,13 @@ async function seedAudiences(deps: AppDeps, tenantId: string, pageId: string): P
     supplementaryContext: 'Visitors from logistics companies.',
   });
   await createAudience(deps, tenantId, pageId, { personRouteKey: 'jane-doe' });
-  const ref = { tenantId, pageId, audienceId };
-  const v1 = await createVersion(deps, ref, {});
-  await publishVersion(deps, { ...ref, versionId: v1.versionId });
-  await createVersion(deps, ref, { supplementaryContext: 'Visitors from logistics and freight companies.' });
-  await createMessage(deps, ref, { role: 'user', content: 'Focus the page on freight forwarders.' });
-  await createMessage(deps, ref, {
+  const v1 = await createAudienceVersion(deps, tenantId, pageId, audienceId, {});
+  await publishAudienceVersion(deps, tenantId, pageId, audienceId, v1.versionId);
+  await createAudienceVersion(deps, tenantId, pageId, audienceId, {
+    supplementaryContext: 'Visitors from logistics and freight companies.',
+  });
+  await createAudienceMessage(deps, tenantId, pageId, audienceId, { role: 'user', content: 'Focus the page on freight forwarders.' });
+  await createAudienceMessage(deps, tenantId, pageId, audienceId, {
     role: 'assistant',
     content: 'I updated the context and the title.',
     changes: [

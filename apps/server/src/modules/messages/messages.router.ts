@@ -3,44 +3,47 @@ import { reserveLargeResponse } from '../../http/large-responses.js';
 import { defineModule } from '../types.js';
 import * as service from './messages.service.js';
 
-/** An audience's conversation: read, post, restore a snapshot. */
+/** An audience's conversation: read, post, restore a snapshot, publish. */
 export const messagesModule = defineModule('messages', (deps) => ({
   getAudienceMessages: async ({ params, request }) => ({
     status: 200,
-    body: await service.getMessages(
+    body: await service.getAudienceMessages(
       deps,
-      { tenantId: requireAuth(request).tenantId, pageId: params.page_id, audienceId: params.audience_id },
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
       // A long history takes its tenant's place in line before the database reads it.
       (bytes) => reserveLargeResponse(request, bytes),
     ),
   }),
   createAudienceMessage: async ({ params, body, request }) => ({
     status: 201,
-    body: await service.createMessage(
+    body: await service.createAudienceMessage(
       deps,
-      { tenantId: requireAuth(request).tenantId, pageId: params.page_id, audienceId: params.audience_id },
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
       body,
     ),
   }),
   restoreAudienceMessage: async ({ params, request }) => ({
     status: 200,
-    body: await service.restoreMessage(deps, {
-      tenantId: requireAuth(request).tenantId,
-      pageId: params.page_id,
-      audienceId: params.audience_id,
-      messageId: params.message_id,
-    }),
+    body: await service.restoreAudienceMessage(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.message_id,
+    ),
   }),
   publishAudienceMessage: async ({ params, request }) => ({
     status: 200,
-    body: await service.publishMessage(
+    body: await service.publishAudienceMessage(
       deps,
-      {
-        tenantId: requireAuth(request).tenantId,
-        pageId: params.page_id,
-        audienceId: params.audience_id,
-        messageId: params.message_id,
-      },
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.message_id,
       // It answers with the history: read (and streamed) as getAudienceMessages reads it.
       (bytes) => reserveLargeResponse(request, bytes),
     ),

@@ -52,11 +52,14 @@ function toMessage(row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null
  * An audience's conversation, messages oldest first, current context and unapplied (saved)
  * changes. `admit` hears the history's size before it is read (see {@link boundedHistory}).
  */
-export async function getMessages(
+export async function getAudienceMessages(
   deps: MessagesDeps,
-  ref: AudienceRef,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
   admit: (bytes: number) => Promise<void> = async () => {},
 ): Promise<GetMessage> {
+  const ref: AudienceRef = { tenantId, pageId, audienceId };
   const { page, audience } = await requireAudience(deps.db, ref.tenantId, ref.pageId, ref.audienceId);
   const conversation = await repo.findConversation(deps.db, ref.tenantId, ref.audienceId);
   const [rows, changes] = conversation ? await boundedHistory(deps.db, conversation, admit) : [[], []];
@@ -157,11 +160,14 @@ async function conversationFor(deps: MessagesDeps, tx: AppDeps['db'], ref: Audie
  * Appends a message. Its changes get ids and previous values; `applied` ones update the audience,
  * and the message then stores a snapshot of the audience's editable fields for restore.
  */
-export async function createMessage(
+export async function createAudienceMessage(
   deps: MessagesDeps,
-  ref: AudienceRef,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
   body: z.output<typeof CreateMessageBodySchema>,
 ): Promise<Message> {
+  const ref: AudienceRef = { tenantId, pageId, audienceId };
   return deps.db.transaction(async (tx) => {
     const { page, audience } = await lockLiveAudience(tx, ref);
     const now = deps.clock();
@@ -207,10 +213,14 @@ export async function createMessage(
 }
 
 /** Rolls the audience back to a message's snapshot and marks later applied changes reverted. */
-export async function restoreMessage(
+export async function restoreAudienceMessage(
   deps: MessagesDeps,
-  ref: AudienceRef & { messageId: string },
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  messageId: string,
 ): Promise<RestoreMessageResult> {
+  const ref = { tenantId, pageId, audienceId, messageId };
   return deps.db.transaction(async (tx) => {
     const { audience } = await lockLiveAudience(tx, ref);
     const message = await repo.findMessage(tx, ref.tenantId, ref.audienceId, ref.messageId);
@@ -230,14 +240,18 @@ export async function restoreMessage(
 }
 
 /**
- * Makes a message the conversation's published one (publishAudienceMessage) and returns the
- * history. Publishing the published message again changes nothing (not even `updatedAt`).
+ * Makes a message the conversation's published one and returns the history. Publishing the
+ * published message again changes nothing (not even `updatedAt`).
  */
-export async function publishMessage(
+export async function publishAudienceMessage(
   deps: MessagesDeps,
-  ref: AudienceRef & { messageId: string },
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  messageId: string,
   admit?: (bytes: number) => Promise<void>,
 ): Promise<GetMessage> {
+  const ref = { tenantId, pageId, audienceId, messageId };
   await deps.db.transaction(async (tx) => {
     await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
     const message = await repo.findMessage(tx, ref.tenantId, ref.audienceId, ref.messageId);
@@ -249,5 +263,5 @@ export async function publishMessage(
       await repo.setPublishedMessage(tx, conversation.id, message.id, deps.clock());
     }
   });
-  return getMessages(deps, ref, admit);
+  return getAudienceMessages(deps, tenantId, pageId, audienceId, admit);
 }
