@@ -1,4 +1,4 @@
-import type { AccountLog, CreateAccountLogBodySchema } from '@customer-api/contract';
+import type { AccountActivityItem, AccountLog, CreateAccountLogBodySchema } from '@customer-api/contract';
 import type { z } from 'zod';
 import { iso } from '../../lib/clock.js';
 import { canonicalDomain } from '../../lib/domain.js';
@@ -12,6 +12,7 @@ import {
   requireCanonicalDomain,
 } from './accounts.service.js';
 import * as repo from './activity.repo.js';
+import { deleteLog } from './activity.service.js';
 import { requestHash } from './request-hash.js';
 
 /** Parsed body of `createAccountLog` (`type` defaulted). */
@@ -139,4 +140,16 @@ export async function createAccountLog(
     if (!winner) throw new Error(`idempotency key ${key} vanished after a conflict`);
     return replay(winner, body, key);
   }
+}
+
+/**
+ * Soft-deletes an account log: it then shows only with `includeDeleted=true`, and the account's
+ * counters stay exact. Deleting it again changes nothing and returns the same item.
+ */
+export async function deleteAccountLog(
+  deps: Pick<AccountsDeps, 'db' | 'clock'>,
+  tenantId: string,
+  accountLogId: string,
+): Promise<AccountActivityItem> {
+  return deleteLog(deps, tenantId, 'account', accountLogId);
 }

@@ -1,8 +1,8 @@
 import { requireAuth } from '../../http/auth.js';
 import { defineModule } from '../types.js';
-import { createAccountLog } from './account-logs.service.js';
+import { createAccountLog, deleteAccountLog } from './account-logs.service.js';
 import * as accounts from './accounts.service.js';
-import { deleteLog, listAccountActivity } from './activity.service.js';
+import { listAccountActivity } from './activity.service.js';
 
 /** Accounts, their activity, and account logs. */
 export const accountsModule = defineModule('accounts', (deps) => ({
@@ -24,6 +24,6 @@ export const accountsModule = defineModule('accounts', (deps) => ({
   },
   deleteAccountLog: async ({ params, request }) => ({
     status: 200,
-    body: await deleteLog(deps, requireAuth(request).tenantId, 'account', params.account_log_id),
+    body: await deleteAccountLog(deps, requireAuth(request).tenantId, params.account_log_id),
   }),
 }));

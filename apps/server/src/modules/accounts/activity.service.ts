@@ -91,7 +91,7 @@ async function markDeleted(tx: AccountsDeps['db'], row: repo.ActivityRow, at: Da
 
 /**
  * Soft-deletes an activity item by its `activityId` (tests set up deleted items with it; the
- * routes use {@link deleteLog}). Deleting it twice is 409.
+ * routes delete by the log's id: {@link deleteLog}). Deleting it twice is 409.
  */
 export async function deleteActivityItem(
   deps: Pick<AccountsDeps, 'db' | 'clock'>,
@@ -107,8 +107,8 @@ export async function deleteActivityItem(
 }
 
 /**
- * Soft-deletes an account log or a person log by its id (deleteAccountLog, deletePersonLog): it
- * then shows only with `includeDeleted=true`, and the account's counters stay exact. Deleting it
+ * Soft-deletes an account log or a person log by its id (for `deleteAccountLog` and
+ * `deletePersonLog`): it then shows only with `includeDeleted=true`, and the account's counters stay exact. Deleting it
  * again changes nothing and returns the same item.
  */
 export async function deleteLog(

@@ -42,26 +42,42 @@ export const audiencesModule = defineModule('audiences', (deps) => ({
   }),
   createAudienceVersion: async ({ params, body, request }) => ({
     status: 201,
-    body: await versions.createVersion(
+    body: await versions.createAudienceVersion(
       deps,
-      { tenantId: requireAuth(request).tenantId, pageId: params.page_id, audienceId: params.audience_id },
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
       body,
     ),
   }),
   getAudienceVersion: async ({ params, request }) => ({
     status: 200,
-    body: await versions.getVersion(deps, versionRef(requireAuth(request).tenantId, params)),
+    body: await versions.getAudienceVersion(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.version_id,
+    ),
   }),
   publishAudienceVersion: async ({ params, request }) => ({
     status: 200,
-    body: await versions.publishVersion(deps, versionRef(requireAuth(request).tenantId, params)),
+    body: await versions.publishAudienceVersion(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.version_id,
+    ),
   }),
   cancelAudienceVersion: async ({ params, request }) => ({
     status: 200,
-    body: await versions.cancelVersion(deps, versionRef(requireAuth(request).tenantId, params)),
+    body: await versions.cancelAudienceVersion(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.version_id,
+    ),
   }),
 }));
-
-function versionRef(tenantId: string, params: { page_id: string; audience_id: string; version_id: string }) {
-  return { tenantId, pageId: params.page_id, audienceId: params.audience_id, versionId: params.version_id };
-}

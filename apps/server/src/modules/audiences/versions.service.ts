@@ -42,11 +42,14 @@ const subject = (row: repo.VersionRow) => ({
 });
 
 /** Creates the next draft version of an audience and records `page.version.created`. */
-export async function createVersion(
+export async function createAudienceVersion(
   deps: AudiencesDeps,
-  ref: Omit<VersionRef, 'versionId'>,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
   body: z.output<typeof CreateAudienceVersionBodySchema>,
 ): Promise<AudienceVersion> {
+  const ref = { tenantId, pageId, audienceId };
   return deps.db.transaction(async (tx) => {
     const { audience } = await lockForChange(tx, ref);
     const now = deps.clock();
@@ -70,7 +73,14 @@ export async function createVersion(
 }
 
 /** Reads one version of an audience. */
-export async function getVersion(deps: AudiencesDeps, ref: VersionRef): Promise<AudienceVersion> {
+export async function getAudienceVersion(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  versionId: string,
+): Promise<AudienceVersion> {
+  const ref = { tenantId, pageId, audienceId, versionId };
   await requireAudience(deps.db, ref.tenantId, ref.pageId, ref.audienceId);
   return toApiVersion(await requireVersion(deps.db, ref));
 }
@@ -79,7 +89,14 @@ export async function getVersion(deps: AudiencesDeps, ref: VersionRef): Promise<
  * Publishes a draft: the previously published version is archived (and made obsolete), the
  * audience points at the new one, and both events are recorded in the same transaction.
  */
-export async function publishVersion(deps: AudiencesDeps, ref: VersionRef): Promise<AudienceVersion> {
+export async function publishAudienceVersion(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  versionId: string,
+): Promise<AudienceVersion> {
+  const ref = { tenantId, pageId, audienceId, versionId };
   return deps.db.transaction(async (tx) => {
     const { audience } = await lockForChange(tx, ref);
     const version = await requireVersion(tx, ref);
@@ -106,7 +123,14 @@ export async function publishVersion(deps: AudiencesDeps, ref: VersionRef): Prom
 }
 
 /** Cancels a version that was never published and records `page.version.cancelled`. */
-export async function cancelVersion(deps: AudiencesDeps, ref: VersionRef): Promise<AudienceVersion> {
+export async function cancelAudienceVersion(
+  deps: AudiencesDeps,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+  versionId: string,
+): Promise<AudienceVersion> {
+  const ref = { tenantId, pageId, audienceId, versionId };
   return deps.db.transaction(async (tx) => {
     await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
     const version = await requireVersion(tx, ref);

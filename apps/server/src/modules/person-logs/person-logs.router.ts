@@ -1,7 +1,6 @@
 import { requireAuth } from '../../http/auth.js';
-import { deleteLog } from '../accounts/activity.service.js';
 import { defineModule } from '../types.js';
-import { createPersonLog } from './person-logs.service.js';
+import { createPersonLog, deletePersonLog } from './person-logs.service.js';
 
 /** Person logs: events about a person, shown in its account's activity. */
 export const personLogsModule = defineModule('person-logs', (deps) => ({
@@ -11,6 +10,6 @@ export const personLogsModule = defineModule('person-logs', (deps) => ({
   }),
   deletePersonLog: async ({ params, request }) => ({
     status: 200,
-    body: await deleteLog(deps, requireAuth(request).tenantId, 'person', params.person_log_id),
+    body: await deletePersonLog(deps, requireAuth(request).tenantId, params.person_log_id),
   }),
 }));

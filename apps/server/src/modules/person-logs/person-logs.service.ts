@@ -1,10 +1,11 @@
-import type { CreatePersonLogBodySchema, PersonLog } from '@customer-api/contract';
+import type { AccountActivityItem, CreatePersonLogBodySchema, PersonLog } from '@customer-api/contract';
 import type { z } from 'zod';
 import { iso } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import * as accountsRepo from '../accounts/accounts.repo.js';
 import type { AccountsDeps } from '../accounts/accounts.service.js';
 import * as activityRepo from '../accounts/activity.repo.js';
+import { deleteLog } from '../accounts/activity.service.js';
 import * as personsRepo from '../persons/persons.repo.js';
 
 /**
@@ -48,4 +49,16 @@ export async function createPersonLog(
     type: row.type,
     createdAt: iso(row.createdAt),
   };
+}
+
+/**
+ * Soft-deletes a person log (it stays in its account's activity with `includeDeleted=true`).
+ * Deleting it again changes nothing and returns the same item.
+ */
+export async function deletePersonLog(
+  deps: Pick<AccountsDeps, 'db' | 'clock'>,
+  tenantId: string,
+  personLogId: string,
+): Promise<AccountActivityItem> {
+  return deleteLog(deps, tenantId, 'person', personLogId);
 }

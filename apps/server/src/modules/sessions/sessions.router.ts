@@ -10,7 +10,7 @@ export const sessionsModule = defineModule('sessions', (deps) => ({
   }),
   createAudienceSessionInteraction: async ({ params, body, request }) => ({
     status: 201,
-    body: await service.createInteraction(
+    body: await service.createAudienceSessionInteraction(
       deps,
       requireAuth(request).tenantId,
       params.audience_session_id,
@@ -19,6 +19,10 @@ export const sessionsModule = defineModule('sessions', (deps) => ({
   }),
   getAudienceSessionInteractions: async ({ params, request }) => ({
     status: 200,
-    body: await service.getInteractions(deps, requireAuth(request).tenantId, params.audience_session_id),
+    body: await service.getAudienceSessionInteractions(
+      deps,
+      requireAuth(request).tenantId,
+      params.audience_session_id,
+    ),
   }),
 }));

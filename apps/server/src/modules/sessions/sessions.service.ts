@@ -61,7 +61,7 @@ async function requireSession(db: Db, tenantId: string, sessionId: string): Prom
 }
 
 /** Records an interaction; `timestamp` defaults to the time of receipt (epoch milliseconds). */
-export async function createInteraction(
+export async function createAudienceSessionInteraction(
   deps: SessionsDeps,
   tenantId: string,
   sessionId: string,
@@ -89,7 +89,7 @@ export async function createInteraction(
  * A session's interactions, oldest first. An unknown session, or another tenant's, answers
  * `found: false` with no interactions (the specification's shape, not a 404).
  */
-export async function getInteractions(
+export async function getAudienceSessionInteractions(
   deps: SessionsDeps,
   tenantId: string,
   sessionId: string,

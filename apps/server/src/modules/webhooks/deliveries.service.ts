@@ -1,4 +1,10 @@
-import type { Paginated, PaginationQuery, WebhookDelivery } from '@customer-api/contract';
+import type {
+  Paginated,
+  PaginationQuery,
+  RecoverWebhookDeliveriesBodySchema,
+  WebhookDelivery,
+} from '@customer-api/contract';
+import type { z } from 'zod';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -30,7 +36,7 @@ export function toApiDelivery(row: DeliveryRow): WebhookDelivery {
 }
 
 /** Lists a subscription's delivery attempts, newest first. */
-export async function listDeliveries(
+export async function listWebhookDeliveries(
   deps: WebhooksDeps,
   tenantId: string,
   subscriptionId: string,
@@ -73,7 +79,7 @@ function manualAttempt(deps: WebhooksDeps, subscription: SubscriptionRow, event:
 }
 
 /** Queues a new attempt of a past delivery's event (202); 409 when the subscription is disabled. */
-export async function redeliver(
+export async function redeliverWebhookDelivery(
   deps: WebhooksDeps,
   tenantId: string,
   subscriptionId: string,
@@ -96,13 +102,14 @@ export async function redeliver(
   return toApiDelivery(row);
 }
 
-/** Queues one more attempt of every event whose delivery failed for good since `since`. */
-export async function recover(
+/** Queues one more attempt of every event whose delivery failed for good since `body.since`. */
+export async function recoverWebhookDeliveries(
   deps: WebhooksDeps,
   tenantId: string,
   subscriptionId: string,
-  since: Date,
+  body: z.output<typeof RecoverWebhookDeliveriesBodySchema>,
 ): Promise<{ queued: number }> {
+  const since = new Date(body.since);
   return deps.db.transaction(async (tx) => {
     const subscription = await requireSubscription(tx, tenantId, subscriptionId, true);
     requireActive(subscription);

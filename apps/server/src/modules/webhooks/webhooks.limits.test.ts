@@ -7,7 +7,7 @@ import { CursorCodec } from '../../lib/pagination.js';
 import { expectApiError } from '../../test/http-cases.js';
 import { useTestApp } from '../../test/test-app.js';
 import { countLiveSubscriptions } from './webhooks.repo.js';
-import { createSubscription } from './webhooks.service.js';
+import { createWebhookSubscription } from './webhooks.service.js';
 
 const t = useTestApp();
 
@@ -64,7 +64,7 @@ describe('the subscription cap (WEBHOOKS_MAX_SUBSCRIPTIONS, 16 by default)', () 
       const dbs = pools.length > 0 ? pools.map((p) => p.db) : [t.database.db];
       const results = await Promise.allSettled(
         Array.from({ length: ATTEMPTS }, (_, i) =>
-          createSubscription(
+          createWebhookSubscription(
             {
               db: dbs[i % dbs.length] ?? t.database.db,
               clock: systemClock,

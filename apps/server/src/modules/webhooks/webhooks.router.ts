@@ -7,19 +7,23 @@ import * as service from './webhooks.service.js';
 export const webhooksModule = defineModule('webhooks', (deps) => ({
   createWebhookSubscription: async ({ body, request }) => ({
     status: 201,
-    body: await service.createSubscription(deps, requireAuth(request).tenantId, body),
+    body: await service.createWebhookSubscription(deps, requireAuth(request).tenantId, body),
   }),
   listWebhookSubscriptions: async ({ query, request }) => ({
     status: 200,
-    body: await service.listSubscriptions(deps, requireAuth(request).tenantId, query),
+    body: await service.listWebhookSubscriptions(deps, requireAuth(request).tenantId, query),
   }),
   getWebhookSubscription: async ({ params, request }) => ({
     status: 200,
-    body: await service.getSubscription(deps, requireAuth(request).tenantId, params.webhook_subscription_id),
+    body: await service.getWebhookSubscription(
+      deps,
+      requireAuth(request).tenantId,
+      params.webhook_subscription_id,
+    ),
   }),
   deleteWebhookSubscription: async ({ params, request }) => ({
     status: 200,
-    body: await service.deleteSubscription(
+    body: await service.deleteWebhookSubscription(
       deps,
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
@@ -27,7 +31,7 @@ export const webhooksModule = defineModule('webhooks', (deps) => ({
   }),
   updateWebhookSubscription: async ({ params, body, request }) => ({
     status: 200,
-    body: await service.updateSubscription(
+    body: await service.updateWebhookSubscription(
       deps,
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
@@ -36,11 +40,15 @@ export const webhooksModule = defineModule('webhooks', (deps) => ({
   }),
   rotateWebhookSubscriptionSecret: async ({ params, request }) => ({
     status: 200,
-    body: await service.rotateSecret(deps, requireAuth(request).tenantId, params.webhook_subscription_id),
+    body: await service.rotateWebhookSubscriptionSecret(
+      deps,
+      requireAuth(request).tenantId,
+      params.webhook_subscription_id,
+    ),
   }),
   listWebhookDeliveries: async ({ params, query, request }) => ({
     status: 200,
-    body: await deliveries.listDeliveries(
+    body: await deliveries.listWebhookDeliveries(
       deps,
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
@@ -49,7 +57,7 @@ export const webhooksModule = defineModule('webhooks', (deps) => ({
   }),
   redeliverWebhookDelivery: async ({ params, request }) => ({
     status: 202,
-    body: await deliveries.redeliver(
+    body: await deliveries.redeliverWebhookDelivery(
       deps,
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
@@ -58,11 +66,11 @@ export const webhooksModule = defineModule('webhooks', (deps) => ({
   }),
   recoverWebhookDeliveries: async ({ params, body, request }) => ({
     status: 202,
-    body: await deliveries.recover(
+    body: await deliveries.recoverWebhookDeliveries(
       deps,
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
-      new Date(body.since),
+      body,
     ),
   }),
 }));

@@ -104,7 +104,7 @@ async function requireRoomForOne(tx: Db, tenantId: string, max: number): Promise
 }
 
 /** Creates a subscription; the response carries the signing secret, the only time it is shown. */
-export async function createSubscription(
+export async function createWebhookSubscription(
   deps: WebhooksDeps,
   tenantId: string,
   body: z.output<typeof CreateWebhookSubscriptionBodySchema>,
@@ -132,7 +132,7 @@ export async function createSubscription(
 }
 
 /** Lists a tenant's subscriptions, newest first. */
-export async function listSubscriptions(
+export async function listWebhookSubscriptions(
   deps: WebhooksDeps,
   tenantId: string,
   query: PaginationQuery,
@@ -148,12 +148,12 @@ export async function listSubscriptions(
 }
 
 /** Reads one subscription. */
-export async function getSubscription(deps: WebhooksDeps, tenantId: string, id: string) {
+export async function getWebhookSubscription(deps: WebhooksDeps, tenantId: string, id: string) {
   return toApiSubscription(await requireSubscription(deps.db, tenantId, id));
 }
 
 /** Deletes a subscription: disabled, its queued attempts closed, and gone from reads. */
-export async function deleteSubscription(
+export async function deleteWebhookSubscription(
   deps: WebhooksDeps,
   tenantId: string,
   id: string,
@@ -174,7 +174,7 @@ export async function deleteSubscription(
  * attempts as deleting would (recoverWebhookDeliveries re-sends them later); `active` clears the
  * reason and the failure streak, so delivery of new events resumes at once.
  */
-export async function updateSubscription(
+export async function updateWebhookSubscription(
   deps: WebhooksDeps,
   tenantId: string,
   id: string,
@@ -205,7 +205,7 @@ export async function updateSubscription(
  * receivers can switch without dropping deliveries; a second rotation within the window drops
  * the oldest secret at once.
  */
-export async function rotateSecret(
+export async function rotateWebhookSubscriptionSecret(
   deps: WebhooksDeps,
   tenantId: string,
   id: string,
