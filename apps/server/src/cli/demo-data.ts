@@ -61,7 +61,10 @@ async function seedAudiences(deps: AppDeps, tenantId: string, pageId: string): P
   await createAudienceVersion(deps, tenantId, pageId, audienceId, {
     supplementaryContext: 'Visitors from logistics and freight companies.',
   });
-  await createAudienceMessage(deps, tenantId, pageId, audienceId, { role: 'user', content: 'Focus the page on freight forwarders.' });
+  await createAudienceMessage(deps, tenantId, pageId, audienceId, {
+    role: 'user',
+    content: 'Focus the page on freight forwarders.',
+  });
   await createAudienceMessage(deps, tenantId, pageId, audienceId, {
     role: 'assistant',
     content: 'I updated the context and the title.',
