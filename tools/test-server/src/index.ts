@@ -1,0 +1,28 @@
+// Starting the real server in tests and benchmarks: a free port, the built CLI as a child
+// process, its keys, its readiness, and its stop.
+export { freePort } from './port.js';
+export {
+  type ExitStatus,
+  type ReadyOptions,
+  type SpawnOptions,
+  type StartOptions,
+  spawnTracked,
+  startProcess,
+  stopProcess,
+  type TrackedProcess,
+  waitUntil,
+  waitUntilReady,
+} from './process.js';
+export {
+  type CliOptions,
+  createKey,
+  inheritedEnv,
+  runCli,
+  SERVER_CLI,
+  type ServerProcess,
+  type StartServerOptions,
+  startServer,
+  type TempDir,
+  tempDir,
+  uniqueTenant,
+} from './server.js';
