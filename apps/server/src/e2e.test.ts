@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { GetMessageSchema, PageSchema } from '@customer-api/contract';
+import { freePort, SERVER_CLI, spawnTracked, type TrackedProcess } from '@customer-api/test-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
 import { ensureDemo } from './cli/demo-data.js';
@@ -79,42 +77,21 @@ describe('end to end over real HTTP', () => {
   });
 });
 
-const mainJs = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-function startCli(env: Record<string, string>): {
-  child: ChildProcess;
-  output: () => string;
-  ready: Promise<void>;
-} {
-  const child = spawn(process.execPath, [mainJs, 'start'], {
+/** Runs `customer-api start`; `ready` resolves once it printed its banner, rejects if it exits first. */
+function startCli(env: Record<string, string>): TrackedProcess & { ready: Promise<void> } {
+  const proc = spawnTracked({
+    command: process.execPath,
+    args: [SERVER_CLI, 'start'],
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
   });
-  let output = '';
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk) => {
-      output += String(chunk);
-      if (output.includes('Stop with Ctrl+C')) resolve();
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += String(chunk);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  const banner = proc.line(/Stop with Ctrl\+C/).then(() => undefined);
+  const exited = proc.exited.then((code) => {
+    throw new Error(`exited ${code}: ${proc.output()}`);
   });
-  return { child, output: () => output, ready };
+  return { ...proc, ready: Promise.race([banner, exited]) };
 }
 
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', resolve));
-
-describe.skipIf(!existsSync(mainJs) || settings.databaseUrl)(
+describe.skipIf(!existsSync(SERVER_CLI) || settings.databaseUrl)(
   'pnpm start (built CLI, embedded database)',
   () => {
     let dir: string;
@@ -144,8 +121,7 @@ describe.skipIf(!existsSync(mainJs) || settings.databaseUrl)(
       const clash = startCli({ ...env, PORT: String(clashPort), BASE_URL: `http://127.0.0.1:${clashPort}` });
       await expect(clash.ready).rejects.toThrow(/in use by another process/);
 
-      first.child.kill('SIGTERM');
-      expect(await exited(first.child)).toBe(0);
+      expect(await first.stop()).toBe(0);
 
       const second = startCli(env);
       await second.ready;
@@ -155,8 +131,7 @@ describe.skipIf(!existsSync(mainJs) || settings.databaseUrl)(
         await fetch(`http://127.0.0.1:${port}/v0/pages`, { headers: { 'x-api-key': key ?? '' } }),
       );
       expect(again.totalCount).toBe(3);
-      second.child.kill('SIGTERM');
-      expect(await exited(second.child)).toBe(0);
+      expect(await second.stop()).toBe(0);
     });
   },
 );

@@ -1,13 +1,20 @@
 // Child processes of a run: the Node binaries, servers on loopback ports, and their teardown.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import {
+  SERVER_CLI,
+  spawnTracked,
+  stopProcess as stopChild,
+  waitUntilReady,
+} from '@customer-api/test-server';
+
+export { freePort } from '@customer-api/test-server';
 
 /** Repository root. */
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** The built server's CLI. */
-export const SERVER_MAIN = `${ROOT}apps/server/dist/main.js`;
+export const SERVER_MAIN = SERVER_CLI;
 /** The built MCP server's CLI. */
 export const MCP_MAIN = `${ROOT}apps/mcp/dist/main.js`;
 
@@ -47,53 +54,28 @@ export function node20({ optional = false } = {}) {
 /** Version string of a Node binary. */
 export const nodeVersion = (bin) => execFileSync(bin, ['--version']).toString().trim();
 
-/** A free loopback port (taken from the kernel, then released for the child to bind). */
-export async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /**
  * Starts `bin args` with `env` and waits until `GET {url}{readyPath}` answers 200 (120 s at most: a loaded machine starts Node slowly).
  * Output goes to a buffer shown only when the process fails to start.
  */
 export async function startProcess({ name, bin, args, env, url, readyPath = '/healthz' }) {
-  const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-8000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const handle = { name, child, url, pid: child.pid, output: () => output };
+  const proc = spawnTracked({ command: bin, args, env: { ...process.env, ...env }, outputLimit: 8000 });
+  const { child } = proc;
+  const handle = { name, child, url, pid: child.pid, output: proc.output };
   started.add(handle);
   child.once('exit', () => started.delete(handle));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) break;
-    try {
-      const res = await fetch(`${url}${readyPath}`);
-      await res.arrayBuffer();
-      if (res.ok) return handle;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    await waitUntilReady(proc, `${url}${readyPath}`, { timeoutMs: 120_000 });
+  } catch (error) {
+    await stopProcess(handle);
+    throw new Error(`${name} did not start: ${error.message}`);
   }
-  await stopProcess(handle);
-  throw new Error(`${name} did not start:\n${output}`);
+  return handle;
 }
 
 /** SIGTERM, then SIGKILL after 5 s. */
 export async function stopProcess(handle) {
-  const { child } = handle;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
+  await stopChild(handle.child, 5000);
 }
 
 /** Stops every process this run started (also on Ctrl+C and on failure). */

@@ -2,10 +2,8 @@
 // then one transaction: account upsert, activity insert, account update, counters), sent
 // directly with `pg` at the same concurrency and pool size as the server. Prints one JSON line.
 import { performance } from 'node:perf_hooks';
+import { newId } from '@customer-api/server';
 import pg from 'pg';
-
-const serverDist = new URL('../../../apps/server/dist/', import.meta.url);
-const { newId } = await import(new URL('lib/ids.js', serverDist).href);
 
 const { DATABASE_URL, TENANT_ID, RUN_ID } = process.env;
 const SECONDS = Number(process.env.SECONDS);

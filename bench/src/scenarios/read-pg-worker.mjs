@@ -5,14 +5,15 @@
 // to the same JSON the API answers (cursor included). No HTTP, no auth, no validation: the ratio
 // ours / this is what the service costs around the database's own work. Prints one JSON line.
 import { performance } from 'node:perf_hooks';
+import {
+  CursorCodec,
+  pages,
+  parseTimestamptz,
+  selectList,
+  toApiPage,
+  toPage,
+} from '@customer-api/server/internals';
 import pg from 'pg';
-
-const dist = new URL('../../../apps/server/dist/', import.meta.url);
-const load = (path) => import(new URL(path, dist).href);
-const { parseTimestamptz, selectList } = await load('db/fast.js');
-const { pages } = await load('db/schema/index.js');
-const { CursorCodec, toPage } = await load('lib/pagination.js');
-const { toApiPage } = await load('modules/pages/pages.service.js');
 
 const { DATABASE_URL, TENANT_ID } = process.env;
 const SECONDS = Number(process.env.SECONDS);

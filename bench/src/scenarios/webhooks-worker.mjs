@@ -8,17 +8,10 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { ensureTenant, loadConfig, newId, openDatabase, systemClock } from '@customer-api/server';
+import { createWebhookSubscription, recordVersionEvent } from '@customer-api/server/internals';
+import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
 import { Pool } from 'undici';
-
-const server = new URL('../../../apps/server/dist/', import.meta.url);
-const load = (path) => import(new URL(path, server).href);
-const { loadConfig } = await load('config.js');
-const { openDatabase } = await load('db/client.js');
-const { newId } = await load('lib/ids.js');
-const { systemClock } = await load('lib/clock.js');
-const { ensureTenant } = await load('tenants/tenants.service.js');
-const { createSubscription } = await load('modules/webhooks/webhooks.service.js');
-const { recordVersionEvent } = await load('webhooks/outbox.js');
 
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
@@ -66,7 +59,7 @@ await once(receiver, 'listening');
 const url = `http://127.0.0.1:${receiver.address().port}/hooks`;
 
 const { tenantId } = await ensureTenant(deps, `bench-hooks-${Date.now()}`);
-await createSubscription(deps, tenantId, { url, eventTypes: ['page.version.*'] });
+await createWebhookSubscription(deps, tenantId, { url, eventTypes: ['page.version.*'] });
 
 const subject = () => ({
   tenantId,
@@ -102,20 +95,14 @@ const until = (count, ms = 120_000) =>
 
 function startDispatchers(n, extraEnv = {}) {
   return Array.from({ length: n }, () =>
-    spawn(process.execPath, [new URL('main.js', server).pathname, 'dispatch'], {
+    spawn(process.execPath, [SERVER_CLI, 'dispatch'], {
       env: { ...process.env, ...env, ...extraEnv },
       stdio: 'ignore',
     }),
   );
 }
 async function stopDispatchers(children) {
-  await Promise.all(
-    children.map((c) => {
-      const exited = once(c, 'exit');
-      c.kill('SIGTERM');
-      return exited;
-    }),
-  );
+  await Promise.all(children.map((c) => stopProcess(c)));
 }
 
 /** Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded). */
@@ -196,7 +183,7 @@ async function backlog() {
   const tenants = [];
   for (let i = 0; i < BACKLOG_TENANTS; i += 1) {
     const tenant = await ensureTenant(deps, `bench-backlog-${Date.now()}-${i}`);
-    await createSubscription(deps, tenant.tenantId, { url, eventTypes: ['page.version.*'] });
+    await createWebhookSubscription(deps, tenant.tenantId, { url, eventTypes: ['page.version.*'] });
     tenants.push(tenant.tenantId);
   }
   const t0 = performance.now();

@@ -2,10 +2,8 @@
 // `GET /v0/pages?limit=20` (a keyset page plus the maintained counter), the same JSON and the
 // same API-key check (SHA-256 of the key, looked up once and cached, as the server's cache does).
 import { createHash } from 'node:crypto';
+import { CursorCodec } from '@customer-api/server/internals';
 import pg from 'pg';
-
-const serverDist = new URL('../../../apps/server/dist/', import.meta.url);
-const { CursorCodec } = await import(new URL('lib/pagination.js', serverDist).href);
 
 /** Opens the pool (10 connections, like the server) and loads what a request needs. */
 export async function openPages(databaseUrl) {

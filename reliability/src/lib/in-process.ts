@@ -1,11 +1,15 @@
-import { buildApp } from '@customer-api/server/dist/app.js';
-import { loadConfig } from '@customer-api/server/dist/config.js';
-import { type Database, openDatabase } from '@customer-api/server/dist/db/client.js';
-import { runMigrations } from '@customer-api/server/dist/db/migrate.js';
-import { systemClock } from '@customer-api/server/dist/lib/clock.js';
-import { newId } from '@customer-api/server/dist/lib/ids.js';
-import { createApiKey, ensureTenant } from '@customer-api/server/dist/tenants/tenants.service.js';
-import { createDispatcher } from '@customer-api/server/dist/webhooks/dispatcher.js';
+import {
+  buildApp,
+  createApiKey,
+  createDispatcher,
+  type Database,
+  ensureTenant,
+  loadConfig,
+  newId,
+  openDatabase,
+  runMigrations,
+  systemClock,
+} from '@customer-api/server';
 import type { FastifyInstance } from 'fastify';
 
 /** Base URL of in-process apps (error `type` URIs start with it). */

@@ -1,28 +1,13 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
+import {
+  freePort,
+  SERVER_CLI,
+  spawnTracked,
+  startServer,
+  type TrackedProcess,
+} from '@customer-api/test-server';
 
-/** The built CLI of the server (`apps/server/dist/main.js`); `pnpm test` builds it first. */
-export const SERVER_MAIN = join(
-  dirname(createRequire(import.meta.url).resolve('@customer-api/server/package.json')),
-  'dist',
-  'main.js',
-);
-
-/** A free TCP port on loopback (bound once and released). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { createKey, freePort, runCli, SERVER_CLI as SERVER_MAIN } from '@customer-api/test-server';
 
 /** Environment every server process of the suite gets (no limits in the way of load). */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
@@ -43,18 +28,6 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
   };
 }
 
-/** Runs a CLI command to completion; rejects on a non-zero exit. */
-export async function runCli(env: Record<string, string>, args: string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(process.execPath, [SERVER_MAIN, ...args], { env });
-  return stdout;
-}
-
-/** Creates a read+write key for a tenant through the CLI (`keys create`). */
-export async function createKey(env: Record<string, string>, tenant: string): Promise<string> {
-  const line = JSON.parse(await runCli(env, ['keys', 'create', '--tenant', tenant])) as { apiKey: string };
-  return line.apiKey;
-}
-
 /** A server (or dispatcher) running as a separate process. */
 export interface ServerProcess {
   url: string;
@@ -69,60 +42,29 @@ export interface ServerProcess {
   stop(): Promise<number | string>;
 }
 
-/** Starts `node dist/main.js <command>`; for `serve` waits until `/healthz` answers. */
+/**
+ * Starts the built CLI's `<command>` (`customer-api serve` or `dispatch`) on `env.PORT` or a free
+ * port; for `serve` waits until `/healthz` answers (60 s at most, then SIGKILL).
+ */
 export async function startProcess(
   env: Record<string, string>,
   command: 'serve' | 'dispatch' = 'serve',
 ): Promise<ServerProcess> {
-  const port = env.PORT ?? String(await freePort());
-  const child = spawn(process.execPath, [SERVER_MAIN, command], {
-    env: { ...env, PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const exited = new Promise<number | string>((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
-  });
-  const proc: ServerProcess = {
+  const port = Number(env.PORT ?? (await freePort()));
+  const proc: TrackedProcess =
+    command === 'serve'
+      ? await startServer({ env, port, readyPath: '/healthz', timeoutMs: 60_000, killAfterMs: 0 })
+      : spawnTracked({
+          command: process.execPath,
+          args: [SERVER_CLI, command],
+          env: { ...env, PORT: String(port) },
+        });
+  return {
     url: `http://127.0.0.1:${port}`,
-    child,
-    output: () => output,
-    exited,
-    kill9: async () => {
-      child.kill('SIGKILL');
-      return exited;
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      return exited;
-    },
+    child: proc.child,
+    output: proc.output,
+    exited: proc.exited,
+    kill9: proc.kill,
+    stop: () => proc.stop(),
   };
-  if (command === 'serve') await waitHealthy(proc);
-  return proc;
-}
-
-async function waitHealthy(proc: ServerProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let ended: number | string | undefined;
-  void proc.exited.then((code) => {
-    ended = code;
-  });
-  while (Date.now() < deadline) {
-    if (ended !== undefined) throw new Error(`server exited (${ended}) before listening:\n${proc.output()}`);
-    try {
-      const res = await fetch(`${proc.url}/healthz`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.child.kill('SIGKILL');
-  throw new Error(`server not healthy after ${timeoutMs} ms:\n${proc.output()}`);
 }

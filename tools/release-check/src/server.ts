@@ -1,7 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort, startServer } from '@customer-api/test-server';
 import { closure, emptyProject, installFromWorkspace, type Packed } from './consumer.js';
 import { run } from './run.js';
 
@@ -12,38 +10,6 @@ const client = new pg.Client({ connectionString: process.env.ADMIN_URL });
 await client.connect();
 await client.query(action === 'create' ? \`CREATE DATABASE "\${name}"\` : \`DROP DATABASE IF EXISTS "\${name}" WITH (FORCE)\`);
 await client.end();`;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-/** Starts `customer-api serve` and resolves once it printed its banner (or rejects when it exits first). */
-async function serve(main: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [main, 'serve'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`customer-api serve did not listen within 60 s:\n${output}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      if (!output.includes('Customer API listening on')) return;
-      clearTimeout(timer);
-      resolve(child);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`customer-api serve exited (${code}) before listening:\n${output}`));
-    });
-  });
-}
 
 /** Asks the running server for its health, version header and a page list with a fresh key. */
 async function probe(url: string, version: string, apiKey: string): Promise<void> {
@@ -102,16 +68,23 @@ export async function checkServer(
       .split('\n')
       .find((line) => line.startsWith('{'));
     const created = JSON.parse(keyLine ?? '{}') as { apiKey: string };
-    const child = await serve(main, { ...process.env, ...env }, project);
-    const exited = once(child, 'exit');
+    // `customer-api serve` answers /readyz within 60 s or is killed; its output is in the error.
+    const serving = await startServer({
+      cli: main,
+      cwd: project,
+      env: { ...process.env, ...env },
+      port: Number(env.PORT),
+      timeoutMs: 60_000,
+      killAfterMs: 0,
+    });
+    let exitStatus: number | string;
     try {
-      await probe(`http://127.0.0.1:${env.PORT}`, server.manifest.version, created.apiKey);
-      await whileServing(`http://127.0.0.1:${env.PORT}`, created.apiKey);
+      await probe(serving.url, server.manifest.version, created.apiKey);
+      await whileServing(serving.url, created.apiKey);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      exitStatus = await serving.stop();
     }
-    if (child.exitCode !== 0) throw new Error(`customer-api serve exited ${child.exitCode} on SIGTERM`);
+    if (exitStatus !== 0) throw new Error(`customer-api serve exited ${exitStatus} on SIGTERM`);
   } finally {
     if (adminUrl) await admin('drop', adminUrl).catch(() => '');
   }
