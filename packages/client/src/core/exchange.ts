@@ -69,14 +69,14 @@ export async function exchange(
     throw error;
   }
   const durationMs = performance.now() - started;
-  const requestId = raw.headers.get('x-request-id') ?? undefined;
+  const requestId = raw.header('x-request-id') ?? undefined;
   if (logger.debugEnabled) {
     logger.debug(`customer-api: ${raw.status} ${init.method} ${init.url} (${Math.round(durationMs)} ms)`, {
       requestId,
       headers: redactHeaders(raw.headers),
     });
   }
-  warnIfDeprecated(logger, operation, raw.headers);
+  warnIfDeprecated(logger, operation, raw);
   await observers.onResponse?.({
     operation,
     method: init.method,
@@ -96,12 +96,12 @@ function withTrace(headers: Record<string, string>): Record<string, string> {
   return given ? headers : { ...headers, ...activeTraceHeaders() };
 }
 
-function warnIfDeprecated(logger: LevelledLogger, operation: string, headers: Headers): void {
-  const deprecation = headers.get('deprecation');
+function warnIfDeprecated(logger: LevelledLogger, operation: string, raw: RawResponse): void {
+  const deprecation = raw.header('deprecation');
   if (deprecation === null || warnedDeprecations.has(operation)) return;
   warnedDeprecations.add(operation);
-  const sunset = headers.get('sunset');
-  const link = headers.get('link');
+  const sunset = raw.header('sunset');
+  const link = raw.header('link');
   logger.warn(
     `customer-api: ${operation} is deprecated (Deprecation: ${deprecation}${sunset ? `; Sunset: ${sunset}` : ''}); move off it before it is removed`,
     { operation, deprecation, sunset: sunset ?? undefined, link: link ?? undefined },

@@ -128,3 +128,32 @@ describe('redirects', () => {
     await client.close();
   });
 });
+
+describe('response headers', () => {
+  it('reads repeated headers as Headers does, for hooks, withResponse and the request id', async () => {
+    const s = await serve((_req, res) => {
+      res.setHeader('x-multi', ['a', 'b']);
+      res.setHeader('set-cookie', ['c=1', 'd=2']);
+      json(res, 200, PAGE);
+    });
+    const seen: Headers[] = [];
+    const client = createClient({
+      baseUrl: s.url,
+      apiKey: 'k',
+      onResponse: (event) => void seen.push(event.headers),
+    });
+    const result = await client.withResponse.getPage({ params: { page_id: 'page_1' } });
+    expect(result.requestId).toBe('req_200');
+    expect(result.headers).toBeInstanceOf(Headers);
+    expect(result.headers.get('x-multi')).toBe('a, b');
+    expect(result.headers.getSetCookie()).toEqual(['c=1', 'd=2']);
+    expect(seen[0]?.get('x-multi')).toBe('a, b');
+    expect({ ...result }).toMatchObject({
+      status: 200,
+      requestId: 'req_200',
+      attempts: 1,
+      headers: result.headers,
+    });
+    await client.close();
+  });
+});

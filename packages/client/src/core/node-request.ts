@@ -77,11 +77,8 @@ async function send(
     });
     const location = REDIRECT_STATUSES.has(response.statusCode) ? response.headers.location : undefined;
     if (typeof location !== 'string') {
-      return {
-        status: response.statusCode,
-        headers: toHeaders(response.headers),
-        text: await readText(response.headers['content-encoding'], response.body),
-      };
+      const text = await readText(response.headers['content-encoding'], response.body);
+      return rawResponse(response.statusCode, response.headers, text);
     }
     await response.body.dump();
     if (redirects >= MAX_REDIRECTS) throw new TypeError('redirect count exceeded');
@@ -127,8 +124,32 @@ function redirected(
   return { url: url.href, init: { ...init, method, body, headers } };
 }
 
+type HeaderObject = Record<string, string | string[] | undefined>;
+
+/**
+ * The response with its `Headers` built on first use: a call that only returns the body reads
+ * a header or two, and building `Headers` costs several microseconds (more on Node 20).
+ */
+function rawResponse(status: number, source: HeaderObject, text: string): RawResponse {
+  let built: Headers | undefined;
+  return {
+    status,
+    text,
+    get headers() {
+      built ??= toHeaders(source);
+      return built;
+    },
+    // undici's names are lower case; a repeated header is joined as `Headers.get` joins it.
+    header: (name) => {
+      const value = source[name];
+      if (value === undefined) return null;
+      return typeof value === 'string' ? value : value.join(', ');
+    },
+  };
+}
+
 /** undici's header object (a repeated header is an array) as the `Headers` the client exposes. */
-function toHeaders(source: Record<string, string | string[] | undefined>): Headers {
+function toHeaders(source: HeaderObject): Headers {
   const headers = new Headers();
   for (const name of Object.keys(source)) {
     const value = source[name];

@@ -71,7 +71,7 @@ export async function callOperation(
   for (let attempt = 1; ; attempt++) {
     try {
       const raw = await exchange(config.transport, config.observers, name, attempt, init);
-      return { ...interpret(config, route, raw), attempts: attempt };
+      return interpret(config, route, raw, attempt);
     } catch (error) {
       const retry =
         attempt <= maxRetries && isRetryable(error, meta.idempotent || idempotencyKey !== undefined);
@@ -143,16 +143,26 @@ function interpret(
   config: CallConfig,
   route: AppRoute,
   raw: RawResponse,
-): Omit<ApiResponse<unknown>, 'attempts'> {
+  attempts: number,
+): ApiResponse<unknown> {
   const body = parseBody(raw.text);
   if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, body);
   if (body === raw.text && raw.text !== '') {
     throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
   }
   const data = config.validateResponses ? validate(route, raw, body) : body;
-  const requestId = raw.headers.get('x-request-id') ?? undefined;
+  const requestId = raw.header('x-request-id') ?? undefined;
   if (typeof data === 'object' && data !== null) tagRequestId(data, requestId);
-  return { data, status: raw.status, headers: raw.headers, requestId };
+  // `headers` is read through: a method that returns only `data` never builds them.
+  return {
+    data,
+    status: raw.status,
+    get headers() {
+      return raw.headers;
+    },
+    requestId,
+    attempts,
+  };
 }
 
 function parseBody(text: string): unknown {

@@ -31,7 +31,10 @@ export type FetchLike = (url: string, init: FetchInitLike) => Promise<FetchRespo
 /** One HTTP exchange, before any interpretation. */
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  /** The response headers; the Node request path builds them only when first read. */
+  readonly headers: Headers;
+  /** One header's value as `headers.get` gives it, without building `headers`. */
+  header(name: string): string | null;
   text: string;
 }
 
@@ -145,7 +148,7 @@ async function viaFetch(transport: Transport, init: AttemptInit, signal: AbortSi
   response.headers.forEach((value, key) => {
     headers.append(key, value);
   });
-  return { status: response.status, headers, text };
+  return { status: response.status, headers, header: (name) => headers.get(name), text };
 }
 
 function isStream(body: AttemptInit['body']): boolean {

@@ -68,7 +68,7 @@ export async function uploadAsset(
       const data = config.validateResponses ? AssetSchema.safeParse(parsed) : { success: true, data: parsed };
       if (!data.success || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
         throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body: parsed });
-      return tagRequestId(data.data, raw.headers.get('x-request-id') ?? undefined) as Asset;
+      return tagRequestId(data.data, raw.header('x-request-id') ?? undefined) as Asset;
     } catch (error) {
       const retry = attempt <= maxRetries && isRetryable(error, true);
       const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;
