@@ -126,7 +126,7 @@ async function main() {
     const before = process.cpuUsage();
     for (let i = 0; i < iterations; i += 1) await runners[name]();
     const used = process.cpuUsage(before);
-    cpu[name] = (used.user + used.system) / 1000 / iterations;
+    cpu[name] = { total: (used.user + used.system) / 1000 / iterations, user: used.user / 1000 / iterations };
   }
   const pct = (s, p) => {
     const sorted = [...s].sort((a, b) => a - b);
@@ -144,11 +144,11 @@ async function main() {
   const rows = Object.fromEntries(names.map((name) => [name, row(name)]));
   for (const [name, r] of Object.entries(rows))
     console.log(
-      `${name.padEnd(7)} p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  mean ${fmt(r.mean)}  cpu/call ${fmt(cpu[name])}`,
+      `${name.padEnd(7)} p50 ${fmt(r.p50)}  p99 ${fmt(r.p99)}  mean ${fmt(r.mean)}  cpu/call ${fmt(cpu[name].total)} (user ${fmt(cpu[name].user)})`,
     );
   if (rows.client && rows.raw) {
     console.log(
-      `client - raw: p50 ${fmt(rows.client.p50 - rows.raw.p50)}  p99 ${fmt(rows.client.p99 - rows.raw.p99)}  mean ${fmt(rows.client.mean - rows.raw.mean)}  cpu/call ${fmt(cpu.client - cpu.raw)}`,
+      `client - raw: p50 ${fmt(rows.client.p50 - rows.raw.p50)}  p99 ${fmt(rows.client.p99 - rows.raw.p99)}  mean ${fmt(rows.client.mean - rows.raw.mean)}  cpu/call ${fmt(cpu.client.total - cpu.raw.total)} (user ${fmt(cpu.client.user - cpu.raw.user)})`,
     );
   }
   await client.close();
