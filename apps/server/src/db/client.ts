@@ -1,4 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -15,6 +16,62 @@ export type Schema = typeof schema;
 
 /** A database handle or an open transaction: both run queries the same way. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/**
+ * What runs a handle's statements underneath drizzle: the pool or a checked-out pool client on
+ * PostgreSQL, the instance or its open transaction on PGlite.
+ */
+export type Driver = pg.Pool | pg.PoolClient | PGlite | Transaction;
+
+const DRIVER = Symbol('driver');
+
+type Tagged = Db & { [DRIVER]?: Driver };
+
+/**
+ * The driver under a handle from {@link openDatabase}, or under a transaction opened on one (its
+ * own connection: a statement sent there sees the transaction's writes and rolls back with it).
+ * Throws for a handle this module did not make.
+ */
+export function driverOf(db: Db): Driver {
+  const driver = (db as Tagged)[DRIVER];
+  if (!driver) throw new Error('driverOf: this handle was not opened by openDatabase');
+  return driver;
+}
+
+type TransactionBody<T> = (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<T>;
+type TransactionConfig = Parameters<Db['transaction']>[1];
+
+/** Where a transaction being opened receives the connection drizzle takes for it. */
+const opening = new AsyncLocalStorage<{ driver?: Driver }>();
+
+/** Notes `driver` as the connection of the transaction being opened in this async context, if any. */
+function noteTransactionDriver(driver: Driver): void {
+  const slot = opening.getStore();
+  if (slot && !slot.driver) slot.driver = driver;
+}
+
+/**
+ * Tags `db` with its driver and makes every transaction opened on it tagged too: a root handle's
+ * transaction with the connection drizzle takes for it (noted by the pool's `connect` or PGlite's
+ * `transaction`), a nested one (a savepoint) with its parent's.
+ */
+function withDriver(db: Db, driver: Driver): Db {
+  const tagged = db as Tagged;
+  const transaction = db.transaction.bind(db);
+  const nested = !(driver instanceof pg.Pool || driver instanceof PGlite);
+  tagged[DRIVER] = driver;
+  tagged.transaction = <T>(fn: TransactionBody<T>, config?: TransactionConfig): Promise<T> => {
+    const slot: { driver?: Driver } = nested ? { driver } : {};
+    return opening.run(slot, () =>
+      transaction(async (tx) => {
+        if (!slot.driver) throw new Error('the connection of a new transaction was not noted');
+        withDriver(tx as unknown as Db, slot.driver);
+        return fn(tx);
+      }, config),
+    );
+  };
+  return db;
+}
 
 /** An open database with its lifecycle. */
 export interface Database {
@@ -77,6 +134,12 @@ class SharedPool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (promise or callback) in one body.
   override connect(callback?: any): any {
     const share = this.share;
+    if (!share && !callback) {
+      return super.connect().then((client) => {
+        noteTransactionDriver(client);
+        return client;
+      });
+    }
     if (!share) return super.connect(callback);
     const checkout = share.acquire().then(async (release) => {
       let client: pg.PoolClient;
@@ -91,6 +154,7 @@ class SharedPool extends pg.Pool {
         release();
         return releaseClient(err);
       };
+      noteTransactionDriver(client);
       return client;
     });
     if (!callback) return checkout;
@@ -117,7 +181,7 @@ function openPostgres(url: string, location: DatabaseLocation): Database {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  const db = withDriver(drizzlePg({ client: pool, schema }) as unknown as Db, pool);
   let closed = false;
   return {
     db,
@@ -157,7 +221,8 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     release();
     throw err;
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  notePgliteTransactions(client);
+  const db = withDriver(drizzlePglite({ client, schema }) as unknown as Db, client);
   return {
     db,
     kind: 'pglite',
@@ -179,6 +244,16 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
       release();
     },
   };
+}
+
+/** Makes PGlite's transactions note themselves as the connection of the transaction being opened. */
+function notePgliteTransactions(client: PGlite): void {
+  const transaction = client.transaction.bind(client);
+  client.transaction = <T>(callback: (tx: Transaction) => Promise<T>): Promise<T> =>
+    transaction((tx) => {
+      noteTransactionDriver(tx);
+      return callback(tx);
+    });
 }
 
 /** How long a lost LISTEN connection waits before it reconnects. */

@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { getTableColumns, type Table } from 'drizzle-orm';
 import pg from 'pg';
-import type { Db } from './client.js';
+import { type Db, driverOf } from './client.js';
 
 /**
  * `"column" AS "key", …` for every column of a drizzle table: rows selected with it come back with
@@ -44,13 +44,11 @@ export type RowQuery = <Row>(name: string, text: string, values: unknown[]) => P
  * A runner for fixed SQL on the database's own client, bypassing drizzle's query building and
  * row mapping, which cost more CPU than the rest of a list request together. On PostgreSQL each
  * statement is a named prepared statement (parsed once per connection). On a transaction handle
- * it runs on the transaction's connection (drizzle's session client: a pool client, or PGlite's
- * transaction); `fast.test.ts` checks that. Throws for a handle without a usable client.
+ * it runs on the transaction's connection ({@link driverOf}: a pool client, or PGlite's
+ * transaction); `fast.test.ts` checks that. Throws for a handle openDatabase did not make.
  */
 export function rowQuery(db: Db): RowQuery {
-  const client =
-    (db as unknown as { session?: { client?: unknown } }).session?.client ??
-    (db as { $client?: unknown }).$client;
+  const client = driverOf(db);
   if (client instanceof pg.Pool || client instanceof pg.Client) {
     return async <Row>(name: string, text: string, values: unknown[]) =>
       (await client.query({ name, text, values, types: FAST_TYPES })).rows as Row[];
