@@ -1,3 +1,4 @@
+import type { JsonObject } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
@@ -53,7 +54,7 @@ export const accountActivity = pgTable(
     personId: text('person_id'),
     source: text('source').notNull(),
     type: text('type').notNull(),
-    payload: jsonb('payload').notNull(),
+    payload: jsonb('payload').$type<JsonObject>().notNull(),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     createdAt: ts('created_at').notNull(),

@@ -1,3 +1,4 @@
+import type { AudienceVersion, Metadata, RestoredAudience } from '@customer-api/contract';
 import { boolean, index, integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
@@ -13,13 +14,13 @@ export const audiences = pgTable(
     computedName: text('computed_name').notNull(),
     customName: text('custom_name'),
     isNewPageAgent: boolean('is_new_page_agent').notNull().default(false),
-    status: text('status').notNull(),
-    priorStatus: text('prior_status'),
+    status: text('status').$type<RestoredAudience['status']>().notNull(),
+    priorStatus: text('prior_status').$type<RestoredAudience['status']>(),
     supplementaryContext: text('supplementary_context'),
     actionFormIdOverride: text('action_form_id_override'),
     actionFormInstructionsOverride: text('action_form_instructions_override'),
     actionUrlOverride: text('action_url_override'),
-    metadataOverride: jsonb('metadata_override'),
+    metadataOverride: jsonb('metadata_override').$type<Metadata>(),
     latestVersionId: text('latest_version_id'),
     publishedVersionId: text('published_version_id'),
     versionsCount: integer('versions_count').notNull().default(0),
@@ -42,7 +43,7 @@ export const audienceVersions = pgTable(
     pageId: text('page_id').notNull(),
     audienceId: text('audience_id').notNull(),
     versionNumber: integer('version_number').notNull(),
-    status: text('status').notNull(),
+    status: text('status').$type<AudienceVersion['status']>().notNull(),
     isNewPageAgent: boolean('is_new_page_agent').notNull(),
     supplementaryContext: text('supplementary_context'),
     queueDurationMs: integer('queue_duration_ms'),

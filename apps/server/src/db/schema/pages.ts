@@ -1,3 +1,4 @@
+import type { Metadata, RestoredPage } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
@@ -12,15 +13,21 @@ export const pages = pgTable(
     title: text('title').notNull(),
     pageContext: text('page_context').notNull(),
     brandId: text('brand_id').notNull(),
-    pageType: text('page_type').notNull(),
-    status: text('status').notNull(),
-    priorStatus: text('prior_status'),
-    actions: jsonb('actions').notNull().default([]),
-    actionCardWidgets: jsonb('action_card_widgets').notNull().default([]),
-    footerLinks: jsonb('footer_links').notNull().default([]),
-    scripts: jsonb('scripts').notNull().default([]),
+    pageType: text('page_type').$type<RestoredPage['pageType']>().notNull(),
+    status: text('status').$type<RestoredPage['status']>().notNull(),
+    priorStatus: text('prior_status').$type<RestoredPage['status']>(),
+    actions: jsonb('actions').$type<RestoredPage['actions']>().notNull().default([]),
+    actionCardWidgets: jsonb('action_card_widgets')
+      .$type<RestoredPage['actionCardWidgets']>()
+      .notNull()
+      .default([]),
+    footerLinks: jsonb('footer_links')
+      .$type<NonNullable<RestoredPage['footerLinks']>>()
+      .notNull()
+      .default([]),
+    scripts: jsonb('scripts').$type<RestoredPage['scripts']>().notNull().default([]),
     headerActionId: text('header_action_id'),
-    metadata: jsonb('metadata'),
+    metadata: jsonb('metadata').$type<Metadata>(),
     audiencesCount: integer('audiences_count').notNull().default(0),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),

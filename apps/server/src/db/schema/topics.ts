@@ -1,3 +1,4 @@
+import type { TopicEntry } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
@@ -30,7 +31,7 @@ export const topicEntries = pgTable(
     tenantId: tenantId(),
     topicId: text('topic_id').notNull(),
     sortOrder: bigint('sort_order', { mode: 'number' }).notNull().default(0),
-    content: jsonb('content').notNull(),
+    content: jsonb('content').$type<Partial<TopicEntry['content']>>().notNull(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

@@ -1,3 +1,4 @@
+import type { WebhookSubscription } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
@@ -33,9 +34,9 @@ export const webhookSubscriptions = pgTable(
     id: text('id').primaryKey(),
     tenantId: tenantId(),
     url: text('url').notNull(),
-    eventTypes: text('event_types').array().notNull(),
+    eventTypes: text('event_types').array().$type<WebhookSubscription['eventTypes']>().notNull(),
     description: text('description'),
-    status: text('status').notNull(),
+    status: text('status').$type<WebhookSubscription['status']>().notNull(),
     disabledReason: text('disabled_reason'),
     secret: text('secret').notNull(),
     previousSecret: text('previous_secret'),

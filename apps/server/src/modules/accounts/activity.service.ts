@@ -1,9 +1,4 @@
-import type {
-  AccountActivityItem,
-  JsonObject,
-  ListAccountActivityQuerySchema,
-  Paginated,
-} from '@customer-api/contract';
+import type { AccountActivityItem, ListAccountActivityQuerySchema, Paginated } from '@customer-api/contract';
 import type { z } from 'zod';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -24,7 +19,7 @@ export function toActivityItem(row: repo.ActivityWithPerson): AccountActivityIte
     ...(!isAccountLog && row.personName !== null ? { personName: row.personName } : {}),
     source: row.source,
     type: row.type,
-    payload: row.payload as JsonObject,
+    payload: row.payload,
     ...(row.idempotencyKey === null ? {} : { idempotencyKey: row.idempotencyKey }),
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),

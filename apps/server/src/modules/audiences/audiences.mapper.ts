@@ -29,12 +29,12 @@ export function toVersionSummary(row: VersionRow): AudienceVersionSummary {
 
 /** Maps a stored version to the single-version resource (with `status`). */
 export function toApiVersion(row: VersionRow): AudienceVersion {
-  return { ...toVersionSummary(row), status: row.status as AudienceVersion['status'] };
+  return { ...toVersionSummary(row), status: row.status };
 }
 
 /** The page metadata overlaid by the audience's override (override fields win). */
-export function effectiveMetadata(page: Pick<PageRow, 'metadata'>, override: unknown): Metadata {
-  return { ...((page.metadata as Metadata | null) ?? {}), ...((override as Metadata | null) ?? {}) };
+export function effectiveMetadata(page: Pick<PageRow, 'metadata'>, override: Metadata | null): Metadata {
+  return { ...(page.metadata ?? {}), ...(override ?? {}) };
 }
 
 /** Maps a stored audience to the API shape; `versions` must hold its latest and published versions. */
@@ -54,7 +54,7 @@ export function toApiAudience(
     customName: row.customName,
     effectiveName: row.customName ?? row.computedName,
     isNewPageAgent: row.isNewPageAgent,
-    status: row.status as RestoredAudience['status'],
+    status: row.status,
     supplementaryContext: row.supplementaryContext,
     actionFormIdOverride: row.actionFormIdOverride,
     actionFormInstructionsOverride: row.actionFormInstructionsOverride,
@@ -62,7 +62,7 @@ export function toApiAudience(
     latestVersion: latest ? toVersionSummary(latest) : null,
     publishedVersion: published ? toVersionSummary(published) : null,
     effectiveMetadata: effectiveMetadata(page, row.metadataOverride),
-    ...(row.metadataOverride === null ? {} : { metadataOverride: row.metadataOverride as Metadata }),
+    ...(row.metadataOverride === null ? {} : { metadataOverride: row.metadataOverride }),
     createdAt: iso(row.createdAt),
     archivedAt: isoOrNull(row.archivedAt),
   };

@@ -8,7 +8,7 @@ import type {
 import type { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { toPage } from '../../lib/pagination.js';
+import { keysetPage } from '../../lib/pagination.js';
 import type { PageRow } from '../pages/pages.repo.js';
 import { adjustAudiencesCount } from '../pages/pages.repo.js';
 import { requirePage } from '../pages/pages.service.js';
@@ -100,18 +100,17 @@ export async function listAudiences(
   query: PaginationQuery,
 ): Promise<Paginated<Audience>> {
   const page = await requirePage(deps.db, tenantId, pageId);
-  const binding = { tenantId, operation: 'listAudiences', filters: { pageId } };
-  const after = query.cursor ? deps.cursors.decode(binding, query.cursor) : undefined;
-  const rows = await repo.listAudiences(deps.db, tenantId, pageId, query.limit + 1, after);
-  const versions = await repo.findVersionsByIds(deps.db, embeddedVersionIds(rows));
-  return toPage({
-    rows,
-    limit: query.limit,
-    totalCount: page.audiencesCount,
-    position: (r) => ({ createdAt: r.createdAt, id: r.id }),
-    map: (r) => toApiAudience(r, page, versions),
-    encode: (p) => deps.cursors.encode(binding, p),
+  const rows = await keysetPage({
+    cursors: deps.cursors,
+    binding: { tenantId, operation: 'listAudiences', filters: { pageId } },
+    query,
+    fetch: (take, after) => repo.listAudiences(deps.db, tenantId, pageId, take, after),
+    count: () => page.audiencesCount,
+    map: (row) => row,
   });
+  // The versions an audience embeds, read for the page's rows at once.
+  const versions = await repo.findVersionsByIds(deps.db, embeddedVersionIds(rows.items));
+  return { ...rows, items: rows.items.map((row) => toApiAudience(row, page, versions)) };
 }
 
 /** Reads one audience of a page. */

@@ -37,7 +37,7 @@ const subject = (row: repo.VersionRow) => ({
   pageId: row.pageId,
   audienceId: row.audienceId,
   versionId: row.id,
-  status: row.status as AudienceVersion['status'],
+  status: row.status,
   createdAt: row.createdAt,
 });
 

@@ -12,7 +12,7 @@ import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
-import { type CursorCodec, toPage } from '../../lib/pagination.js';
+import { type CursorCodec, type KeysetPosition, keysetPage } from '../../lib/pagination.js';
 import * as repo from './topics.repo.js';
 
 /** Dependencies of topic operations. */
@@ -29,12 +29,11 @@ const TOPICS_COUNTER = 'topics';
 export const DEFAULT_TOPIC_TITLE = 'General';
 
 function toApiEntry(row: repo.TopicEntryRow): TopicEntry {
-  const content = row.content as { type?: unknown; content?: unknown };
   return {
     topicEntryId: row.id,
     topicId: row.topicId,
     sortOrder: row.sortOrder,
-    content: { type: String(content.type ?? 'text'), content: String(content.content ?? '') },
+    content: { type: String(row.content.type ?? 'text'), content: String(row.content.content ?? '') },
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -92,8 +91,7 @@ const invalidCursor = () =>
   );
 
 /** Topics page in `(sortOrder, id)` order; the signed cursor carries both as `<sortOrder>:<id>`. */
-function decodePosition(deps: TopicsDeps, tenantId: string, cursor: string): repo.TopicPosition {
-  const { id } = deps.cursors.decode({ tenantId, operation: 'listTopics' }, cursor);
+function topicPosition({ id }: KeysetPosition): repo.TopicPosition {
   const match = /^(\d+):(.+)$/.exec(id);
   if (!match?.[1] || !match[2]) throw invalidCursor();
   return { sortOrder: Number(match[1]), id: match[2] };
@@ -105,19 +103,15 @@ export async function listTopics(
   tenantId: string,
   query: PaginationQuery,
 ): Promise<Paginated<Topic>> {
-  const after = query.cursor ? decodePosition(deps, tenantId, query.cursor) : undefined;
   await ensureDefaultTopic(deps, tenantId);
-  const [rows, totalCount] = await Promise.all([
-    repo.listTopics(deps.db, tenantId, query.limit + 1, after),
-    readCounter(deps.db, tenantId, TOPICS_COUNTER),
-  ]);
-  const page = toPage({
-    rows,
-    limit: query.limit,
-    totalCount,
-    position: (r) => ({ createdAt: r.createdAt, id: `${r.sortOrder}:${r.id}` }),
-    map: (r) => r,
-    encode: (p) => deps.cursors.encode({ tenantId, operation: 'listTopics' }, p),
+  const page = await keysetPage({
+    cursors: deps.cursors,
+    binding: { tenantId, operation: 'listTopics' },
+    query,
+    fetch: (take, after) => repo.listTopics(deps.db, tenantId, take, after && topicPosition(after)),
+    count: () => readCounter(deps.db, tenantId, TOPICS_COUNTER),
+    map: (row) => row,
+    position: (row) => ({ createdAt: row.createdAt, id: `${row.sortOrder}:${row.id}` }),
   });
   return { ...page, items: await withEntries(deps.db, tenantId, page.items) };
 }

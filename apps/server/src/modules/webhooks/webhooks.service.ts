@@ -39,9 +39,9 @@ export function toApiSubscription(row: SubscriptionRow): WebhookSubscription {
   return {
     webhookSubscriptionId: row.id,
     url: row.url,
-    eventTypes: row.eventTypes as WebhookSubscription['eventTypes'],
+    eventTypes: row.eventTypes,
     description: row.description,
-    status: row.status as WebhookSubscription['status'],
+    status: row.status,
     disabledReason: row.disabledReason,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
