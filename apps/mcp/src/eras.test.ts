@@ -92,6 +92,14 @@ describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
     expect(JSON.parse(String(contents[0]?.text))).toMatchObject({ pageId });
   });
 
+  it('links the pages a list shows to their resources (resource_link)', async () => {
+    const s = await session(era, via);
+    const result = await s.call('list_pages', { limit: 2 });
+    const ids = (result.structuredContent as { items: { pageId: string }[] }).items.map((p) => p.pageId);
+    const links = result.content.filter((block) => block.type === 'resource_link');
+    expect(links.map((link) => link.uri)).toEqual(ids.map((id) => `customer-api://pages/${id}`));
+  });
+
   it('lists only read tools when the server runs read-only', async () => {
     const s =
       via === 'stdio'
@@ -205,6 +213,40 @@ describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('a %s client', (revisi
     expect(init.message.result?.protocolVersion).toBe(revision);
     const tools = await post(http.url, list, { ...key, 'mcp-protocol-version': revision });
     expect(tools.message.result?.tools).toHaveLength(TOOL_NAMES.length);
+  });
+
+  /** resource_link content came with 2025-06-18: a 2025-03-26 client is sent none. */
+  const linked = revision >= '2025-06-18';
+  const listPages = {
+    jsonrpc: '2.0',
+    id: 3,
+    method: 'tools/call',
+    params: { name: 'list_pages', arguments: { limit: 2 } },
+  };
+  const linksIn = (result: Record<string, unknown> | undefined) =>
+    ((result?.content ?? []) as { type: string }[]).filter((block) => block.type === 'resource_link');
+
+  it(`is sent ${linked ? '' : 'no '}resource links over Streamable HTTP`, async () => {
+    const headers = { 'x-api-key': api.apiKey, 'mcp-protocol-version': revision };
+    const { message } = await post(http.url, listPages, headers);
+    expect(message.result?.structuredContent).toMatchObject({ items: [{}, {}] });
+    expect(linksIn(message.result)).toHaveLength(linked ? 2 : 0);
+  });
+
+  it(`is sent ${linked ? '' : 'no '}resource links over stdio`, async () => {
+    const stdio = rawStdio({ CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl });
+    const exited = new Promise((resolve) => stdio.child.once('exit', resolve));
+    try {
+      await stdio.request(initialize);
+      stdio.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      const response = await stdio.request(listPages);
+      const { result } = response;
+      expect(result?.structuredContent, JSON.stringify(response)).toMatchObject({ items: [{}, {}] });
+      expect(linksIn(result)).toHaveLength(linked ? 2 : 0);
+    } finally {
+      stdio.child.stdin.end();
+      await exited;
+    }
   });
 
   it('is served that revision over stdio, with the default toolset', async () => {

@@ -37,7 +37,9 @@ describe('a list page cut to fit the cap', () => {
     const notes: string[] = [];
     let cursor: string | undefined;
     for (let call = 0; call < 200; call++) {
-      const result = await mcp.call('list_pages', { limit: 10, ...(cursor ? { cursor } : {}) });
+      // The long field is asked for: summaries (the default) would fit ten to a page.
+      const fields = ['pageId', 'name', 'pageContext'];
+      const result = await mcp.call('list_pages', { limit: 10, fields, ...(cursor ? { cursor } : {}) });
       const page = result.structuredContent as unknown as Page;
       const note = textOf(result, 1);
       seen.push(...page.items.map((p) => p.pageId));

@@ -20,6 +20,19 @@ export const PAGE_URI = 'customer-api://pages/{pageId}';
 /** URI template of an audience's message history. */
 export const AUDIENCE_MESSAGES_URI = 'customer-api://pages/{pageId}/audiences/{audienceId}/messages';
 
+/** The URI of one page's resource. */
+export function pageUri(pageId: string): string {
+  return PAGE_URI.replace('{pageId}', encodeURIComponent(pageId));
+}
+
+/** The URI of one audience's message history. */
+export function audienceMessagesUri(pageId: string, audienceId: string): string {
+  return AUDIENCE_MESSAGES_URI.replace('{pageId}', encodeURIComponent(pageId)).replace(
+    '{audienceId}',
+    encodeURIComponent(audienceId),
+  );
+}
+
 const LISTED_PAGES = 50;
 
 type Variables = Record<string, string | string[]>;
@@ -92,7 +105,7 @@ function registerPages(mcp: McpServer, client: CustomerApiClient, listable: bool
     ? async () => {
         const page = await client.listPages({ query: { limit: LISTED_PAGES } });
         const resources = page.items.map((p) => ({
-          uri: PAGE_URI.replace('{pageId}', encodeURIComponent(p.pageId)),
+          uri: pageUri(p.pageId),
           name: p.name,
           title: p.title,
           mimeType: 'application/json',

@@ -74,7 +74,8 @@ describe('tools over the real API', () => {
     const small = await connectInMemory(api, { maxResultBytes: 2_000 });
     try {
       for (let i = 0; i < 3; i++) await createPage(`mcp-${run}-big-${i}`, { pageContext: 'x'.repeat(600) });
-      const result = await small.call('list_pages', { limit: 5 });
+      // The long field is asked for: summaries (the default) would fit.
+      const result = await small.call('list_pages', { limit: 5, fields: ['pageId', 'pageContext'] });
       expect(result.isError).toBeFalsy();
       expect(Buffer.byteLength(textOf(result))).toBeLessThanOrEqual(2_000);
       const items = (result.structuredContent as { items: unknown[] }).items;

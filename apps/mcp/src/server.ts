@@ -2,13 +2,17 @@ import { createRequire } from 'node:module';
 import type { CustomerApiClient } from '@customer-api/client';
 import {
   type CacheHint,
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   McpServer,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   type ServerCapabilities,
+  type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
 import { type Confirmation, createConfirmation } from './confirm.js';
+import { allowsResourceLinks, resourceLinks } from './links.js';
 import { errorFields, type Logger, silentLogger } from './log.js';
 import { hasResources, registerResources } from './resources.js';
 import { callTool } from './tools/call.js';
@@ -69,6 +73,22 @@ function capabilitiesOf(withResources: boolean): ServerCapabilities {
     : { tools: { listChanged: false } };
 }
 
+/**
+ * The protocol revision a request is served on: a 2026-07-28 request names it in `_meta`, a 2025
+ * connection negotiated it in `initialize` (over stateless HTTP, where each request gets a fresh
+ * server, the `MCP-Protocol-Version` header says it; without one the spec says 2025-03-26).
+ */
+function revisionOf(mcp: McpServer, ctx: ServerContext): string {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const claimed = envelope?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof claimed === 'string') return claimed;
+  return (
+    mcp.server.getNegotiatedProtocolVersion() ??
+    ctx.http?.req?.headers.get('mcp-protocol-version') ??
+    DEFAULT_NEGOTIATED_PROTOCOL_VERSION
+  );
+}
+
 /** The `tools/list` entry of a tool. */
 export function listEntry(tool: ToolDefinition): Tool {
   const { name, title, description, inputSchema, outputSchema, annotations } = tool;
@@ -120,6 +140,8 @@ export function buildServer(options: BuildServerOptions): McpServer {
       onUnexpectedError: (error) =>
         logger.error('tool call failed', { tool: tool.name, ...errorFields(error) }),
     });
+    if (!result.isError && allowsResourceLinks(revisionOf(mcp, ctx)))
+      result.content.push(...resourceLinks(tool.name, result.structuredContent, enabled));
     logger.info('tool call', {
       tool: tool.name,
       ms: Math.round(performance.now() - started),

@@ -46,7 +46,7 @@ function issue(path: string[], message: string): ArgumentIssue {
 export function prepareRequest(
   tool: ToolDefinition,
   args: unknown,
-): { request: Request; fields?: string[]; window?: Window } | { issues: ArgumentIssue[] } {
+): { request: Request; fields?: readonly string[]; window?: Window } | { issues: ArgumentIssue[] } {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     return { issues: [issue([], 'Arguments must be an object')] };
   }
@@ -81,7 +81,8 @@ export function prepareRequest(
   }
   if (tool.meta.paginated && request.query.limit === undefined) request.query.limit = DEFAULT_LIST_LIMIT;
   issues.push(...checkParts(tool, request));
-  return issues.length > 0 ? { issues } : { request, fields, window };
+  // A list returns summary items unless the caller names its fields.
+  return issues.length > 0 ? { issues } : { request, fields: fields ?? tool.fields?.summary, window };
 }
 
 /** `limit` and `before` of a message history; returns what is wrong, if anything. */

@@ -93,6 +93,8 @@ describe('deriveTools', () => {
     expect(tool('list_pages').fields).toEqual({
       target: 'items',
       names: expect.arrayContaining(['pageId', 'name']),
+      summary: expect.arrayContaining(['pageId', 'name']),
+      detail: 'get_page',
     });
     expect(tool('get_audience_messages').fields?.names).toEqual([
       'conversation',

@@ -14,6 +14,7 @@ import { withIdSources } from './id-sources.js';
 import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
 import { describeProperties } from './property-descriptions.js';
+import { summaryFields } from './summary.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
@@ -32,6 +33,10 @@ export interface FieldSelection {
   readonly target: 'items' | 'root';
   /** The names that may be selected. */
   readonly names: readonly string[];
+  /** What a list returns when `fields` is not given (see summary.ts); absent: every field. */
+  readonly summary?: readonly string[];
+  /** The tool that reads one item in full (`get_page` for `list_pages`), when there is one. */
+  readonly detail?: string;
 }
 
 /** One MCP tool, derived from one contract operation. */
@@ -131,18 +136,20 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const meta = operationMeta(operation);
   const name = toolName(operation);
   const title = route.summary ?? name;
-  const fields = meta.kind === 'read' ? fieldSelection(successSchema(route), meta.paginated) : undefined;
+  const selection = meta.kind === 'read' ? fieldSelection(successSchema(route), meta.paginated) : undefined;
   const messageWindow = WINDOWED.has(operation);
-  const input = inputSchema(name, route, fields, messageWindow);
-  const output = outputSchema(successSchema(route), meta, fields);
+  const output = outputSchema(successSchema(route), meta, selection);
   if (messageWindow) Object.assign(output.properties as JsonSchema, MESSAGE_WINDOW_OUTPUT);
+  const advertised = rewordSchema(normalizeSchema(output), forModel);
+  const fields = selection?.target === 'items' ? withSummary(selection, advertised, operation) : selection;
+  const input = inputSchema(name, route, fields, messageWindow);
   return {
     name,
     operation,
     title,
     description: describe(route, meta, messageWindow),
     inputSchema: rewordSchema(describeProperties(name, normalizeSchema(input.schema)), forModel),
-    outputSchema: rewordSchema(normalizeSchema(output), forModel),
+    outputSchema: advertised,
     annotations: annotationsOf(operation, meta),
     meta,
     toolset: toolsetSlug(meta.group),
@@ -166,6 +173,28 @@ function fieldSelection(output: z.ZodType, paginated: boolean): FieldSelection |
   const items = root?.shape.items;
   const item = items instanceof z.ZodArray ? items.element : undefined;
   return item instanceof z.ZodObject ? { target: 'items', names: Object.keys(item.shape) } : undefined;
+}
+
+/** A list's summary: the item fields {@link summaryFields} picks from the advertised item schema, and the tool reading one item in full. */
+function withSummary(
+  selection: FieldSelection,
+  output: JsonSchema,
+  operation: OperationName,
+): FieldSelection {
+  const items = (output.properties as Record<string, JsonSchema>).items?.items as JsonSchema;
+  const summary = summaryFields(items);
+  // A list whose items are all short has no summary: it returns every field.
+  if (summary.length === selection.names.length) return selection;
+  const detail = detailTool(operation);
+  return { ...selection, summary, ...(detail ? { detail } : {}) };
+}
+
+/** The tool reading one item of a list in full (`list_pages` → `get_page`), when there is one. */
+function detailTool(operation: OperationName): string | undefined {
+  const get = operation.replace(/^list(.*?)s?$/, 'get$1');
+  return get !== operation && (OPERATION_NAMES as readonly string[]).includes(get)
+    ? toolName(get)
+    : undefined;
 }
 
 /** Object levels spelled out in output schemas (the items of a page of results count as the top). */
@@ -239,12 +268,12 @@ function inputSchema(
 }
 
 function fieldsProperty(fields: FieldSelection): JsonSchema {
-  return {
-    type: 'array',
-    items: { type: 'string', enum: [...fields.names] },
-    minItems: 1,
-    description: `Return only these fields${fields.target === 'items' ? ' of each item' : ''} (default: all).`,
-  };
+  const { summary, detail } = fields;
+  const more = detail ? `, or call ${detail} for one item in full` : '';
+  const description = summary
+    ? `Return only these fields of each item. Default: the summary (${summary.join(', ')}); for another field, list it with the summary fields you need${more}.`
+    : `Return only these fields${fields.target === 'items' ? ' of each item' : ''} (default: all).`;
+  return { type: 'array', items: { type: 'string', enum: [...fields.names] }, minItems: 1, description };
 }
 
 /** `limit` advertises the MCP default; boolean flags are shown as booleans (the text forms still pass). */

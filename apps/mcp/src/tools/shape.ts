@@ -14,7 +14,8 @@ export interface ApiResponse {
 
 /** How {@link shapeResult} shapes one success body. */
 export interface ShapeOptions {
-  fields?: string[];
+  /** The fields to keep (a list's summary fields when the caller named none). */
+  fields?: readonly string[];
   /** For message histories: how many messages older than `before` to show. */
   window?: { limit: number; before?: string };
   maxBytes: number;
@@ -77,6 +78,7 @@ export async function shapeResult(
   const notes = [
     replayNote(tool, response.status),
     pagingNote(tool, fitted.data, refitted ? options.maxBytes : undefined),
+    summaryNote(tool, options.fields),
     windowNote(tool, fitted, options.maxBytes),
     truncationNote(tool, fitted.truncation, key, options.maxBytes),
   ];
@@ -124,6 +126,16 @@ function pagingNote(tool: ToolDefinition, data: unknown, refittedTo: number | un
     : '';
   if (!page.hasMore || !page.nextCursor) return `${shown}${fitted} This is the last page.`;
   return `${shown}${fitted} More: call ${tool.name} again with the same arguments and cursor="${page.nextCursor}".`;
+}
+
+/** Says which fields a summary left out and how to get them. */
+function summaryNote(tool: ToolDefinition, fields: readonly string[] | undefined): string {
+  const selection = tool.fields;
+  if (!selection?.summary || fields !== selection.summary) return '';
+  const left = selection.names.filter((name) => !fields.includes(name));
+  if (left.length === 0) return '';
+  const detail = selection.detail ? `, or ${selection.detail} for one item` : '';
+  return `Items are summaries without ${left.join(', ')}: name the fields you need in fields${detail}.`;
 }
 
 function windowNote(tool: ToolDefinition, fitted: Fitted, maxBytes: number): string {
