@@ -51,7 +51,7 @@ export async function exchange(
   attempt: number,
   init: AttemptInit,
 ): Promise<RawResponse> {
-  const headers = { ...withTrace(init.headers) };
+  const headers = withTrace(init.headers);
   const { logger } = observers;
   await observers.onRequest?.({ operation, method: init.method, url: init.url, headers, attempt });
   if (logger.debugEnabled) {
@@ -90,10 +90,10 @@ export async function exchange(
   return raw;
 }
 
-/** The caller's own `traceparent` wins over the active span's. */
+/** A copy of the headers for one attempt; the caller's own `traceparent` wins over the active span's. */
 function withTrace(headers: Record<string, string>): Record<string, string> {
   const given = Object.keys(headers).some((key) => key.toLowerCase() === 'traceparent');
-  return given ? headers : { ...headers, ...activeTraceHeaders() };
+  return given ? { ...headers } : { ...headers, ...activeTraceHeaders() };
 }
 
 function warnIfDeprecated(logger: LevelledLogger, operation: string, raw: RawResponse): void {
