@@ -1,10 +1,4 @@
-import {
-  createKey,
-  freePort,
-  inheritedEnv,
-  startServer as startCli,
-  tempDir,
-} from '@customer-api/test-server';
+import { createKey, freePort, serverEnv, startServer as startCli, tempDir } from '@customer-api/test-server';
 
 /** A running server: its address, a read+write key of a fresh tenant, and how to stop it. */
 export interface RunningServer {
@@ -23,31 +17,24 @@ export interface RunningServer {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = await tempDir('customer-api-example-');
   const port = await freePort();
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...inheritedEnv(['DATABASE_URL']),
-    DATA_DIR: dataDir.path,
-    LOG_LEVEL: 'warn',
+  const serverEnvironment = {
+    ...serverEnv(dataDir.path, 'embedded'),
     HOST: '127.0.0.1',
     PORT: String(port),
     ...env,
   };
-  try {
-    const apiKey = await createKey(serverEnv, 'example');
-    // Generous: in CI every package's tests start at once on two cores, and PGlite starts slowly then.
-    const server = await startCli({
-      env: serverEnv,
-      port,
-      capture: 'stderr',
-      outputLimit: 4000,
-      timeoutMs: 240_000,
-    });
-    const stop = async () => {
-      await server.stop();
-      await dataDir.remove();
-    };
-    return { baseUrl: server.url, apiKey, env: serverEnv, stop };
-  } catch (error) {
-    await dataDir.remove();
-    throw error;
-  }
+  const apiKey = await createKey(serverEnvironment, 'example');
+  // Generous: in CI every package's tests start at once on two cores, and PGlite starts slowly
+  // then; startServer waits 240 s for /readyz.
+  const server = await startCli({
+    env: serverEnvironment,
+    port,
+    capture: 'stderr',
+    outputLimit: 4000,
+    cleanup: dataDir.remove,
+  });
+  const stop = async () => {
+    await server.stop();
+  };
+  return { baseUrl: server.url, apiKey, env: serverEnvironment, stop };
 }

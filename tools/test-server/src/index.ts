@@ -21,6 +21,7 @@ export {
   SERVER_CLI,
   type ServerProcess,
   type StartServerOptions,
+  serverEnv,
   startServer,
   type TempDir,
   tempDir,

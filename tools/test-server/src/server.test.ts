@@ -1,9 +1,18 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { freePort } from './port.js';
-import { createKey, inheritedEnv, runCli, SERVER_CLI, startServer, tempDir, uniqueTenant } from './server.js';
+import {
+  createKey,
+  inheritedEnv,
+  runCli,
+  SERVER_CLI,
+  serverEnv,
+  startServer,
+  tempDir,
+  uniqueTenant,
+} from './server.js';
 
-describe('inheritedEnv and uniqueTenant', () => {
+describe('inheritedEnv, serverEnv and uniqueTenant', () => {
   it("drops Vite's BASE_URL and the names asked for", () => {
     process.env.TEST_SERVER_PROBE = '1';
     const env = inheritedEnv(['TEST_SERVER_PROBE']);
@@ -11,6 +20,26 @@ describe('inheritedEnv and uniqueTenant', () => {
     expect(env).not.toHaveProperty('TEST_SERVER_PROBE');
     expect(env.PATH).toBe(process.env.PATH);
     delete process.env.TEST_SERVER_PROBE;
+  });
+
+  it('serverEnv takes PostgreSQL from TEST_DATABASE_URL only when asked', () => {
+    const saved = { test: process.env.TEST_DATABASE_URL, db: process.env.DATABASE_URL };
+    process.env.TEST_DATABASE_URL = 'postgres://test@127.0.0.1/test';
+    process.env.DATABASE_URL = 'postgres://inherited@127.0.0.1/db';
+    try {
+      expect(serverEnv('/data', 'test')).toMatchObject({ DATABASE_URL: 'postgres://test@127.0.0.1/test' });
+      expect(serverEnv('/data', 'embedded')).not.toHaveProperty('DATABASE_URL');
+      delete process.env.TEST_DATABASE_URL;
+      expect(serverEnv('/data', 'test')).toMatchObject({ DATABASE_URL: 'postgres://inherited@127.0.0.1/db' });
+    } finally {
+      for (const [name, value] of [
+        ['TEST_DATABASE_URL', saved.test],
+        ['DATABASE_URL', saved.db],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('gives each call another tenant name with the prefix', () => {
@@ -21,47 +50,44 @@ describe('inheritedEnv and uniqueTenant', () => {
 });
 
 describe.skipIf(!existsSync(SERVER_CLI))('the built server CLI', () => {
-  it('creates keys, serves until /readyz answers, answers with the key, and stops cleanly', async () => {
+  it('creates keys, serves until /readyz answers, answers with the key, stops cleanly, then cleans up', async () => {
     const data = await tempDir('customer-api-test-server-');
-    try {
-      const env = {
-        ...inheritedEnv(['DATABASE_URL']),
-        DATA_DIR: data.path,
-        LOG_LEVEL: 'warn',
-        HOST: '127.0.0.1',
-      };
-      const tenant = uniqueTenant('test-server');
-      const readWrite = await createKey(env, tenant);
-      const readOnly = await createKey(env, tenant, 'read');
-      expect(readWrite).toMatch(/^cak_/);
-      expect(readOnly).not.toBe(readWrite);
-      const server = await startServer({ env, port: await freePort(), capture: 'stderr' });
-      const pages = await fetch(`${server.url}/v0/pages`, { headers: { 'x-api-key': readOnly } });
-      expect(pages.status).toBe(200);
-      const denied = await fetch(`${server.url}/v0/pages`, {
-        method: 'POST',
-        headers: { 'x-api-key': readOnly, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      expect(denied.status).toBe(403);
-      expect(await server.stop(30_000)).toBe(0);
-      // The data directory is free again: the CLI runs against it.
+    const env = { ...serverEnv(data.path, 'embedded'), HOST: '127.0.0.1' };
+    expect(env).toMatchObject({ DATA_DIR: data.path, LOG_LEVEL: 'warn' });
+    const tenant = uniqueTenant('test-server');
+    const readWrite = await createKey(env, tenant);
+    const readOnly = await createKey(env, tenant, 'read');
+    expect(readWrite).toMatch(/^cak_/);
+    expect(readOnly).not.toBe(readWrite);
+    let cleanedUp = false;
+    const cleanup = async () => {
+      // The data directory is free again once the server exited: the CLI runs against it.
       const keys = await runCli(env, ['keys', 'list', '--tenant', tenant]);
       expect(keys.trim().split('\n')).toHaveLength(2);
-    } finally {
       await data.remove();
-    }
+      cleanedUp = true;
+    };
+    const server = await startServer({ env, port: await freePort(), capture: 'stderr', cleanup });
+    const pages = await fetch(`${server.url}/v0/pages`, { headers: { 'x-api-key': readOnly } });
+    expect(pages.status).toBe(200);
+    const denied = await fetch(`${server.url}/v0/pages`, {
+      method: 'POST',
+      headers: { 'x-api-key': readOnly, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(denied.status).toBe(403);
+    expect(cleanedUp).toBe(false);
+    expect(await server.stop(30_000)).toBe(0);
+    expect(cleanedUp).toBe(true);
+    expect(existsSync(data.path)).toBe(false);
   });
 
-  it('rejects with the output when the server cannot start', async () => {
+  it('rejects with the output when the server cannot start, and cleans up', async () => {
     const data = await tempDir('customer-api-test-server-');
-    try {
-      const env = { ...inheritedEnv(['DATABASE_URL']), DATA_DIR: data.path, RATE_LIMIT_MAX: 'many' };
-      await expect(startServer({ env, port: await freePort() })).rejects.toThrow(
-        /exited \(1\)[\s\S]*RATE_LIMIT_MAX/,
-      );
-    } finally {
-      await data.remove();
-    }
+    const env = { ...serverEnv(data.path, 'embedded'), RATE_LIMIT_MAX: 'many' };
+    await expect(startServer({ env, port: await freePort(), cleanup: data.remove })).rejects.toThrow(
+      /exited \(1\)[\s\S]*RATE_LIMIT_MAX/,
+    );
+    expect(existsSync(data.path)).toBe(false);
   });
 });

@@ -31,6 +31,22 @@ export function inheritedEnv(drop: string[] = []): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * The environment of a server under test on PGlite in `dataDir`, logging warnings and errors:
+ * {@link inheritedEnv} plus `DATA_DIR` and `LOG_LEVEL`. With `database: 'test'`, PostgreSQL at
+ * `TEST_DATABASE_URL` when that is set (an inherited `DATABASE_URL` otherwise stays); with
+ * `'embedded'`, always PGlite (`DATABASE_URL` removed).
+ */
+export function serverEnv(dataDir: string, database: 'test' | 'embedded'): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...inheritedEnv(database === 'embedded' ? ['DATABASE_URL'] : []),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+  };
+  if (database === 'test' && process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  return env;
+}
+
 /** A temporary directory for the server's embedded PGlite data (`DATA_DIR`). */
 export interface TempDir {
   path: string;
@@ -102,6 +118,8 @@ export interface StartServerOptions
   readyPath?: string;
   /** Give up waiting after this long (default 240 s: PGlite's cold start on a loaded two-core machine). */
   timeoutMs?: number;
+  /** Runs once the server has exited after `stop()` or a failed start, e.g. removing its data directory. */
+  cleanup?: () => Promise<void>;
 }
 
 /** A server CLI process that has become ready, with its base URL. */
@@ -113,10 +131,11 @@ export interface ServerProcess extends TrackedProcess {
 /**
  * Starts the built server CLI (`serve` by default) with this Node on `port` and waits until
  * `readyPath` answers; a server that exits or stays unready is stopped and the error carries its
- * output. Keys are for the caller to create first ({@link createKey}) when PGlite is used.
+ * output (and `cleanup` runs). Keys are for the caller to create first ({@link createKey}) when PGlite is used.
  */
 export async function startServer(options: StartServerOptions): Promise<ServerProcess> {
   const url = `http://127.0.0.1:${options.port}`;
+  const cleanup = options.cleanup ?? (async () => {});
   const proc = await startProcess({
     ...options,
     command: process.execPath,
@@ -124,6 +143,14 @@ export async function startServer(options: StartServerOptions): Promise<ServerPr
     env: { ...options.env, PORT: String(options.port) },
     readyUrl: `${url}${options.readyPath ?? '/readyz'}`,
     timeoutMs: options.timeoutMs ?? 240_000,
+  }).catch(async (error: unknown) => {
+    await cleanup();
+    throw error;
   });
-  return { ...proc, url };
+  const stop = async (killAfterMs?: number) => {
+    const status = await proc.stop(killAfterMs);
+    await cleanup();
+    return status;
+  };
+  return { ...proc, stop, url };
 }

@@ -1,7 +1,7 @@
 import {
   createKey,
   freePort,
-  inheritedEnv,
+  serverEnv,
   startServer,
   tempDir,
   uniqueTenant,
@@ -23,32 +23,23 @@ export interface ApiFixture {
  */
 export async function startApiServer(): Promise<{ fixture: ApiFixture; stop: () => Promise<void> }> {
   const dataDir = await tempDir('customer-api-mcp-');
-  const env: NodeJS.ProcessEnv = {
-    ...inheritedEnv(),
-    DATA_DIR: dataDir.path,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'test',
-  };
-  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  const env = { ...serverEnv(dataDir.path, 'test'), NODE_ENV: 'test' };
   const tenant = uniqueTenant('mcp-test');
-  try {
-    const apiKey = await createKey(env, tenant, 'read,write');
-    const readOnlyKey = await createKey(env, tenant, 'read');
-    // PGlite's cold start plus migrations takes tens of seconds on a loaded two-core machine.
-    const server = await startServer({
-      env: { ...env, HOST: '127.0.0.1', RATE_LIMIT_MAX: '100000' },
-      port: await freePort(),
-      capture: 'stderr',
-      outputLimit: 4000,
-      timeoutMs: 240_000,
-    });
-    const stop = async () => {
+  const apiKey = await createKey(env, tenant, 'read,write');
+  const readOnlyKey = await createKey(env, tenant, 'read');
+  // PGlite's cold start plus migrations takes tens of seconds on a loaded two-core machine: the
+  // default 240 s to become ready.
+  const server = await startServer({
+    env: { ...env, HOST: '127.0.0.1', RATE_LIMIT_MAX: '100000' },
+    port: await freePort(),
+    capture: 'stderr',
+    outputLimit: 4000,
+    cleanup: dataDir.remove,
+  });
+  return {
+    fixture: { baseUrl: server.url, apiKey, readOnlyKey },
+    stop: async () => {
       await server.stop();
-      await dataDir.remove();
-    };
-    return { fixture: { baseUrl: server.url, apiKey, readOnlyKey }, stop };
-  } catch (error) {
-    await dataDir.remove();
-    throw error;
-  }
+    },
+  };
 }

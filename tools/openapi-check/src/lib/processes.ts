@@ -2,8 +2,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
   createKey,
-  inheritedEnv,
   SERVER_CLI,
+  serverEnv,
   spawnTracked,
   type TrackedProcess,
   tempDir,
@@ -68,13 +68,7 @@ export async function startServer(options: {
   env: Record<string, string>;
 }): Promise<ApiServer> {
   const dataDir = await tempDir('openapi-check-');
-  const env: NodeJS.ProcessEnv = {
-    ...inheritedEnv(),
-    DATA_DIR: dataDir.path,
-    LOG_LEVEL: 'warn',
-    NODE_ENV: 'test',
-  };
-  if (process.env.TEST_DATABASE_URL) env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+  const env: NodeJS.ProcessEnv = { ...serverEnv(dataDir.path, 'test'), NODE_ENV: 'test' };
   const tenant = uniqueTenant('openapi-check');
   const key = (scopes: string) => createKey(env, tenant, scopes);
   const createKeys = async (): Promise<Keys> => {
