@@ -10,7 +10,7 @@ import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 const api = inject('api');
 const run = promisify(execFile);
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
-/** The official inspector CLI (v1 line: the 2.x inspector needs Node 22). */
+/** The official inspector CLI, v1 line (runs on Node 20 too; the 2.x inspector's --strict run is inspector-strict.e2e.test.ts). */
 const INSPECTOR = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json')),
   'build/cli.js',
