@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { Config } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
@@ -10,7 +10,7 @@ import type { DeliveryObserver } from '../webhooks/deliver.js';
 import { buildDispatchHealth } from '../webhooks/dispatch-health.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { OUTBOX_CHANNEL } from '../webhooks/outbox.js';
-import { exitCodeOnSignal } from './shutdown.js';
+import { exitCodeOnSignal, openServingDatabase } from './lifecycle.js';
 
 /** Starts the dispatcher of a process that already has the database open (the server). */
 export function startDispatcher(
@@ -43,12 +43,7 @@ export function startDispatcher(
  */
 export async function commandDispatch(config: Config): Promise<number> {
   const log = pino({ level: config.logLevel }).child({ component: 'webhooks' });
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.database.poolSize,
-    statementTimeoutMs: config.database.statementTimeoutMs,
-  });
+  const database = await openServingDatabase(config);
   const health = config.dispatchPort === undefined ? undefined : buildDispatchHealth(config, database);
   let dispatcher: WebhookDispatcher;
   let observed: ProcessMetrics | undefined;

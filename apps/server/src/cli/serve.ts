@@ -1,6 +1,5 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
-import { openDatabase } from '../db/client.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
@@ -9,7 +8,7 @@ import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import type { CliIo } from './cli.js';
 import { ensureDemo } from './demo-data.js';
 import { startDispatcher } from './dispatch.js';
-import { exitCodeOnSignal } from './shutdown.js';
+import { exitCodeOnSignal, openServingDatabase } from './lifecycle.js';
 
 /**
  * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM
@@ -20,12 +19,7 @@ export async function commandServe(
   io: CliIo,
   options: { demo: boolean; tracing?: Tracing | undefined },
 ): Promise<number> {
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolSize: config.database.poolSize,
-    statementTimeoutMs: config.database.statementTimeoutMs,
-  });
+  const database = await openServingDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   let observed: ProcessMetrics | undefined;

@@ -1,3 +1,19 @@
+import type { Config } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
+
+/**
+ * Opens the database of a long-running command (`serve`, `dispatch`): the configured pool size
+ * and statement timeout, which one-shot commands leave out.
+ */
+export function openServingDatabase(config: Config): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.database.poolSize,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+  });
+}
+
 /** What the signal handler logs through: pino's and Fastify's loggers both fit. */
 export interface ShutdownLog {
   info(details: { signal: string }, message: string): void;
