@@ -10,7 +10,7 @@ export const NOTES = {
     'runs (see the load average below). Ratios within a round are the figures to read.',
   ].join(' '),
 
-  overhead: `**This re-measurement (2026-11-24, issue 18)** ran at a load average of 10 to 15 on the two
+  overhead: `**This re-measurement (2026-11-24)** ran at a load average of 10 to 15 on the two
 cores (other sessions' builds and tests), 4 to 30 times slower than the 2026-11-22 run, and its
 ratios swing within rounds (ours / bare Fastify 0.26–0.69). Two figures are worth a quiet re-run:
 server CPU per request is 2.3 × bare Fastify's (0.95 × on 2026-11-22) for a build taken from the
@@ -55,7 +55,7 @@ fan-out, claim and send time instead of half the old 200 ms poll interval (p50 w
 first full run). It is measured after the dispatcher has delivered one event (on a loaded
 machine a process can take seconds to start, which is not delivery latency).
 
-**Rate: what the profile showed and what moved (issue 18).** A CPU profile (\`--cpu-prof\`) of one
+**Rate: what the profile showed and what moved.** A CPU profile (\`--cpu-prof\`) of one
 dispatcher draining 3,000 events before this round: idle 45 % of its run, waiting on PostgreSQL
 (a claim per 4 freed slots, two target reads per claim, one \`UPDATE\` and commit per success);
 of its own CPU the largest items were drizzle building the fan-out's 200-row \`INSERT\` (about
@@ -88,7 +88,7 @@ warnings before) cost 3.1 KB over all tools.`,
 
   isolation: `Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
   // One-off run of bench/src/scenarios/asset-content.mjs (not part of \`pnpm bench\`): rendered as is.
-  assetContent: `## Asset content (issue 14): 1 GiB up and down with flat memory
+  assetContent: `## Asset content: 1 GiB up and down with flat memory
 
 \`node bench/src/scenarios/asset-content.mjs --mib=1024\` (after \`pnpm build\`; PostgreSQL at
 127.0.0.1:5432, database \`bench_assets\` recreated) uploads one 1 GiB asset with a streamed
