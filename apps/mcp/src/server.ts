@@ -27,9 +27,9 @@ export const SERVER_NAME = 'customer-api';
 /** Guidance every client receives with `initialize`; kept short because it costs context too. */
 export const INSTRUCTIONS =
   'Tools call the Customer API, one tool per operation. Look ids up with list_* and get_* tools; never guess ' +
-  'them. List tools return 10 items unless limit is set: page with cursor=nextCursor, and use fields to return ' +
-  "less. Failures come back as error results with the API's error object (code, detail, requestId) and what " +
-  'to do next.';
+  'them. List tools return 10 summary items unless limit is set: page with cursor=nextCursor; fields names the ' +
+  'fields to return (long ones such as pageContext too), and get_* tools return one item in full. Failures ' +
+  "come back as error results with the API's error object (code, detail, requestId) and what to do next.";
 
 /** Options of {@link buildServer}. */
 export interface BuildServerOptions {
