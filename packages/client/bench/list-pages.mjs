@@ -26,7 +26,8 @@ if (args.server) {
     pageId: `page_01m85wydkwe8g8cc11wmckh${String(i).padStart(3, '0')}`,
     name: `Spring launch ${i}`,
     title: 'Acme for freight',
-    pageContext: 'Freight forwarders looking for a faster customs broker.',
+    // About 1 KB per page, as the pages the repository's bench seeds (bench/src/scenarios/overhead.mjs).
+    pageContext: 'Freight forwarders looking for a faster customs broker. '.repeat(8),
     brandId: 'brand_acme',
     audiencesCount: i,
     actions: [
@@ -78,7 +79,7 @@ if (args.server) {
     });
   });
   server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send?.(server.address().port));
+  server.listen(0, '127.0.0.1', () => process.send?.({ port: server.address().port, bytes: body.length }));
   process.on('message', () => server.close(() => process.exit(0)));
 } else {
   await main();
@@ -87,7 +88,7 @@ if (args.server) {
 async function main() {
   const iterations = Number(args.iterations ?? 5000);
   const child = fork(new URL(import.meta.url).pathname, ['--server'], { stdio: 'inherit' });
-  const [port] = await once(child, 'message');
+  const [{ port, bytes }] = await once(child, 'message');
   const baseUrl = `http://127.0.0.1:${port}`;
   const dist = args.dist ? pathToFileURL(`${args.dist}/`) : new URL('../dist/', import.meta.url);
   const entry = args.entry === 'web' ? 'index.web.js' : 'index.js';
@@ -139,7 +140,7 @@ async function main() {
   });
   const fmt = (ms) => `${(ms * 1000).toFixed(0).padStart(5)} µs`;
   console.log(
-    `${iterations} iterations, ${args.entry === 'web' ? 'web (fetch)' : 'node'} entry, ${elapsed.toFixed(0)} ms`,
+    `${iterations} iterations, ${args.entry === 'web' ? 'web (fetch)' : 'node'} entry, body ${bytes} bytes, ${elapsed.toFixed(0)} ms`,
   );
   const rows = Object.fromEntries(names.map((name) => [name, row(name)]));
   for (const [name, r] of Object.entries(rows))
