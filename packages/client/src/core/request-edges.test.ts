@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../client.js';
 import { apiError, type FakeServer, json, type RecordedRequest, startServer } from '../test/fake-server.js';
+import { getRequestId } from './request.js';
 
 // Edges of a call a user can see: how long the client waits before each retry, an abort that lands
 // between two attempts, the last page of a walk, validated bodies. Complements retry.test.ts,
@@ -142,5 +143,53 @@ describe('validateResponses', () => {
       body: { source: 'crm', payload: {}, domain: 'example.com' },
     });
     expect(result).toMatchObject({ status: 201, data: log, requestId: 'req_201' });
+  });
+});
+
+describe('the request a call sends', () => {
+  it('joins a base URL with trailing slashes to the path without doubling them', async () => {
+    const { url, requests } = await scripted([ok]);
+    const client = createClient({ baseUrl: `${url}//`, apiKey: 'k' });
+    await client.getPage({ params: { page_id: 'page 1/2' } });
+    expect(requests[0]?.url).toBe('/v0/pages/page%201%2F2');
+    expect(requests[0]?.headers.accept).toBe('application/json');
+  });
+
+  it('refuses a call without a path parameter before sending anything', async () => {
+    const { url, requests } = await scripted([ok]);
+    const client = createClient({ baseUrl: url, apiKey: 'k' });
+    const getPage = client.getPage as (args?: unknown) => Promise<unknown>;
+    for (const args of [undefined, { params: {} }, { params: { page_id: '' } }]) {
+      await expect(getPage(args)).rejects.toThrow('Missing path parameter "page_id" for /v0/pages/:page_id');
+    }
+    expect(requests).toHaveLength(0);
+  });
+
+  it('sends no body with a GET, even when one is passed', async () => {
+    const { url, requests } = await scripted([ok]);
+    const client = createClient({ baseUrl: url, apiKey: 'k' });
+    const getPage = client.getPage as (args: unknown) => Promise<unknown>;
+    await getPage({ params: { page_id: 'p' }, body: { name: 'x' } });
+    expect(requests[0]?.body).toBe('');
+    expect(requests[0]?.headers['content-type']).toBeUndefined();
+  });
+
+  it('resolves an empty success response to no data', async () => {
+    const { url } = await scripted([
+      (res) => {
+        res.writeHead(200, { 'x-request-id': 'req_empty' });
+        res.end();
+      },
+    ]);
+    const client = createClient({ baseUrl: url, apiKey: 'k' });
+    const result = await client.withResponse.getPage({ params: { page_id: 'p' } });
+    expect(result).toMatchObject({ status: 200, data: undefined, requestId: 'req_empty' });
+  });
+});
+
+describe('getRequestId', () => {
+  it('is undefined for values the client did not return', () => {
+    for (const value of [undefined, null, 'req_1', 42, true, {}, []])
+      expect(getRequestId(value)).toBeUndefined();
   });
 });
