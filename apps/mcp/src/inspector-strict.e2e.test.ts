@@ -22,6 +22,12 @@ const LAUNCHER = join(
   'clients/launcher/build/index.js',
 );
 
+// The reporter lists a skipped file without its tests' names: say why here, once.
+if (!supported)
+  console.info(
+    `2.x MCP inspector --strict not run: it needs Node >= ${NEEDS.join('.')}, this is ${process.version}`,
+  );
+
 interface Finding {
   toolName: string;
   findings: { rule: string; severity: 'error' | 'warning'; path: string }[];
