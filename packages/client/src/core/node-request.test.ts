@@ -101,17 +101,25 @@ describe('redirects', () => {
     await client.close();
   });
 
-  it('drops authorization, not x-api-key, when a redirect leaves the origin', async () => {
+  it('sends neither the API key nor other credentials when a redirect leaves the origin', async () => {
     const other = await serve((_req, res) => json(res, 200, PAGE));
     const s = await serve((_req, res) => {
       res.writeHead(302, { location: `${other.url}/v0/pages/page_1` });
       res.end();
     });
-    const client = createClient({ baseUrl: s.url, apiKey: 'k', headers: { Authorization: 'Bearer t' } });
+    const client = createClient({
+      baseUrl: s.url,
+      apiKey: 'k',
+      headers: { Authorization: 'Bearer t', Cookie: 'session=1', 'x-trace': 'kept' },
+    });
     expect(await client.getPage({ params: { page_id: 'page_1' } })).toEqual(PAGE);
     expect(s.requests[0]?.headers.authorization).toBe('Bearer t');
-    expect(other.requests[0]?.headers.authorization).toBeUndefined();
-    expect(other.requests[0]?.headers['x-api-key']).toBe('k');
+    expect(s.requests[0]?.headers['x-api-key']).toBe('k');
+    const forwarded = other.requests[0]?.headers;
+    expect(forwarded?.authorization).toBeUndefined();
+    expect(forwarded?.cookie).toBeUndefined();
+    expect(forwarded?.['x-api-key']).toBeUndefined();
+    expect(forwarded?.['x-trace']).toBe('kept');
     await client.close();
   });
 

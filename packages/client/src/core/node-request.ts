@@ -93,13 +93,18 @@ function defaultAcceptEncoding(url: string): string {
   return url.startsWith('https:') ? 'br, gzip, deflate' : 'gzip, deflate';
 }
 
+const CREDENTIALS = ['x-api-key', 'authorization', 'cookie', 'proxy-authorization'];
+
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 /**
  * The next request of a redirect, as `fetch` makes it: 303 (and 301/302 after a POST) becomes a
- * GET without body or body headers; another origin does not get the `authorization` header.
+ * GET without body or body headers. Another origin (another host, port or scheme) gets none of
+ * the credentials: not `authorization`, `cookie` or `proxy-authorization` (as `fetch` drops them),
+ * and not the API key either (`fetch` would send it on: a redirect must not hand the key to a
+ * third party).
  */
 function redirected(
   from: string,
@@ -119,7 +124,7 @@ function redirected(
     for (const key of Object.keys(headers)) if (BODY_HEADERS.includes(key.toLowerCase())) delete headers[key];
   }
   if (url.origin !== new URL(from).origin) {
-    for (const key of Object.keys(headers)) if (key.toLowerCase() === 'authorization') delete headers[key];
+    for (const key of Object.keys(headers)) if (CREDENTIALS.includes(key.toLowerCase())) delete headers[key];
   }
   return { url: url.href, init: { ...init, method, body, headers } };
 }
