@@ -9,5 +9,8 @@ export default defineConfig({
     // and tests that start processes (servers, CLIs, packers) take seconds each there.
     testTimeout: 120_000,
     hookTimeout: 180_000,
+    // `expect.poll` waits for an event (a request in line, a delivery recorded): on a loaded machine
+    // it can take longer than the default second, and waiting longer loosens no assertion.
+    expect: { poll: { timeout: 30_000 } },
   },
 });

@@ -65,7 +65,7 @@ describe("a tenant's share of large responses", () => {
     expect(streaming.first.startsWith('{"conversation":')).toBe(true);
     // Three more wait in line (their responses have not begun); the fifth is refused at once.
     const waiting = [0, 1, 2].map(() => startRead(port, path));
-    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId)).toBe(4);
+    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId), { timeout: 30_000 }).toBe(4);
     const refused = await t.app.inject({ url: path, headers: t.auth() });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 4, remaining: 0 } });
@@ -112,7 +112,7 @@ describe('a place in line is taken before the history is read', () => {
     const streaming = startRead(port, path);
     expect((await streaming).status).toBe(200);
     const waiting = readAll(port, path);
-    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId)).toBe(2);
+    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId), { timeout: 30_000 }).toBe(2);
     const posted = await t.app.inject({
       method: 'POST',
       url: path,
@@ -128,7 +128,7 @@ describe('a place in line is taken before the history is read', () => {
     const messages = JSON.parse(read.body).messages as Array<{ messageId: string }>;
     expect(messages).toHaveLength(6);
     expect(messages.at(-1)?.messageId).toBe(posted.json().messageId);
-    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId)).toBe(0);
+    await expect.poll(() => bandwidth.inLine(t.tenant.tenantId), { timeout: 30_000 }).toBe(0);
   });
 
   it('and a history measured large whose body turns out small gives its place back too', async () => {
@@ -178,7 +178,7 @@ describe('publishing a message, which answers with the history', () => {
 
     await startRead(port, path, tenant.apiKey);
     for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
-    await expect.poll(() => bandwidth.inLine(tenant.tenantId)).toBe(4);
+    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
     const refused = await t.app.inject({ method: 'POST', url: publish, headers: t.auth(tenant.apiKey) });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().detail).toContain('large responses in progress');
