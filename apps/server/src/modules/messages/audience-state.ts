@@ -16,7 +16,7 @@ export function stateOf(
 ): AudienceState {
   return {
     supplementaryContext: audience.supplementaryContext,
-    metadataOverride: (audience.metadataOverride as Metadata | null) ?? null,
+    metadataOverride: audience.metadataOverride ?? null,
   };
 }
 

@@ -70,7 +70,7 @@ export async function getAudienceMessages(
     else byMessage.set(change.messageId, [change]);
   }
   const state = stateOf(audience);
-  const pageMeta = page.metadata as Metadata | null;
+  const pageMeta = page.metadata;
   return {
     conversation: conversation
       ? {
@@ -177,7 +177,7 @@ export async function createAudienceMessage(
     const { rows: changes, state } = applyChanges(
       deps,
       stateOf(audience),
-      page.metadata as Metadata | null,
+      page.metadata,
       body.changes ?? [],
       {
         tenantId: ref.tenantId,
