@@ -1,28 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { sign as githubSign } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { BODY, DELIVERY, NOW, newSecret } from '../test/webhook-delivery.js';
 import { type VerifyWebhookOptions, verifyWebhook, verifyWebhookAsync } from './verify.js';
 
 // A receiver's edge cases: a secret rotation seen from the receiving side, missing secrets and a
 // missing Standard Webhooks id. Every case runs through both forms (node:crypto and Web Crypto),
 // which must give the same verdict. Complements verify.test.ts.
-
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
-const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
-const DELIVERY = {
-  timestamp: '2026-01-31T11:59:59.000Z',
-  eventId: 'evt_01jd4x3k5n8q2r6t9v0w1y2z3a',
-  payload: {
-    type: 'page.version.created',
-    pageId: 'page_1',
-    audienceId: 'audience_1',
-    versionId: 'version_1',
-    status: 'draft',
-    createdAt: '2026-01-31T11:59:59.000Z',
-  },
-};
-const BODY = JSON.stringify(DELIVERY);
 
 /** The Standard Webhooks headers of a delivery signed with `secret` only (third-party signer). */
 function standardHeaders(secret: string, id: string = DELIVERY.eventId): Record<string, string> {

@@ -1,27 +1,14 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { BODY, DELIVERY, NOW, newSecret } from '../test/webhook-delivery.js';
 import { type VerifyWebhookOptions, verifyWebhook, verifyWebhookAsync } from './verify.js';
 
 // How signatures, timestamps and headers may be written on the wire, and the edge of the timestamp
 // tolerance. Every case runs through both forms (node:crypto and Web Crypto). Complements
 // verify.test.ts and verify-edges.test.ts.
 
-const SECRET = `whsec_${randomBytes(32).toString('base64')}`;
-const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
-const DELIVERY = {
-  timestamp: '2026-01-31T11:59:59.000Z',
-  eventId: 'evt_01jd4x3k5n8q2r6t9v0w1y2z3a',
-  payload: {
-    type: 'page.version.created',
-    pageId: 'page_1',
-    audienceId: 'audience_1',
-    versionId: 'version_1',
-    status: 'draft',
-    createdAt: '2026-01-31T11:59:59.000Z',
-  },
-};
-const BODY = JSON.stringify(DELIVERY);
+const SECRET = newSecret();
 
 /** `sha256=<hex>` of the body, as the specification's header carries it. */
 const specSignature = (secret: string, body = BODY) =>

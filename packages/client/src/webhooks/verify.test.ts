@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { sign as githubSign } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FakeServer, json, startServer } from '../test/fake-server.js';
+import { BODY, DELIVERY, NOW, newSecret } from '../test/webhook-delivery.js';
 import {
   type VerifyWebhookOptions,
   verifyWebhook,
@@ -10,22 +10,7 @@ import {
   type WebhookHeaders,
 } from './verify.js';
 
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const SECRET = newSecret();
-const NOW = Date.UTC(2026, 0, 31, 12, 0, 0);
-const DELIVERY = {
-  timestamp: '2026-01-31T11:59:59.000Z',
-  eventId: 'evt_01jd4x3k5n8q2r6t9v0w1y2z3a',
-  payload: {
-    type: 'page.version.created',
-    pageId: 'page_1',
-    audienceId: 'audience_1',
-    versionId: 'version_1',
-    status: 'draft',
-    createdAt: '2026-01-31T11:59:59.000Z',
-  },
-};
-const BODY = JSON.stringify(DELIVERY);
 
 interface Signing {
   body?: string;
