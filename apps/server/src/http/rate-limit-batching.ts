@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ServiceUnavailableError } from '../lib/errors.js';
 import { decisionOf, MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
@@ -34,6 +35,12 @@ export class BatchingLimiter {
   #timer: NodeJS.Timeout | undefined;
   readonly #flushes = new Set<Promise<void>>();
   readonly #now: () => number;
+  /**
+   * The context the limiter was made in (the server's start, outside any request): a flush sends
+   * many requests' counts at once, so it runs there, not in the context (and the trace) of the
+   * request that happened to schedule it.
+   */
+  readonly #scope = new AsyncResource('RateLimitFlush');
 
   constructor(store: RateLimiterAbstract, max: number, now: () => number = Date.now) {
     this.#store = store;
@@ -114,10 +121,12 @@ export class BatchingLimiter {
   }
 
   #scheduleFlush(): void {
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      this.#flush();
-    }, FLUSH_INTERVAL_MS).unref();
+    this.#timer ??= this.#scope.runInAsyncScope(() =>
+      setTimeout(() => {
+        this.#timer = undefined;
+        this.#flush();
+      }, FLUSH_INTERVAL_MS).unref(),
+    );
   }
 
   #flush(): void {
