@@ -57,6 +57,16 @@ async function spendWindow(url: string, apiKey: string): Promise<void> {
   await Promise.all(Array.from({ length: 8 }, worker));
 }
 
+/** How long the deliveries of every event type may take to arrive: the server retries for ~30 s. */
+const WEBHOOKS_WAIT_MS = 150_000;
+
+/** Rejects after `ms`, naming the event types no delivery of which has arrived. */
+async function missingAfter(ms: number): Promise<never> {
+  await new Promise((resolve) => setTimeout(resolve, ms).unref());
+  const missing = EVENT_TYPES.filter((type) => !upstream.received.includes(type));
+  throw new Error(`no delivery after ${ms} ms of: ${missing.join(', ')}`);
+}
+
 /** A write whose first response is kept for its `Idempotency-Key`: the key reused elsewhere is 409. */
 const keepsIdempotencyKey = (op: Operation | undefined) =>
   (op?.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
@@ -145,6 +155,8 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     const phase = (name: string) => {
       phases.push(`${name} ${Math.round(performance.now() - mark)} ms`);
       mark = performance.now();
+      // As it happens: if the test times out, the log shows how far it got.
+      console.info(`[openapi-check] phase ${phases.at(-1)}`);
     };
     const since = new Date(Date.now() - 60_000).toISOString();
     const canonical: Canonical = new Map();
@@ -158,7 +170,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     const refused = proxy.line(/post \/hooks\/\S+ .*✖/).then((line) => {
       throw new Error(`Prism refused a webhook delivery: ${line}`);
     });
-    await Promise.race([upstream.waitFor(EVENT_TYPES), refused]);
+    await Promise.race([upstream.waitFor(EVENT_TYPES), refused, missingAfter(WEBHOOKS_WAIT_MS)]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
 

@@ -20,6 +20,12 @@ export interface Call {
   headers?: Record<string, string> | undefined;
 }
 
+/**
+ * How long one exchange may take: far above a loaded machine's seconds, far below the test's
+ * timeout, so a request that hangs fails naming itself instead of timing the whole test out.
+ */
+const ANSWER_TIMEOUT_MS = 90_000;
+
 /** Sends calls through the proxy and keeps every exchange with its violations. */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
@@ -36,8 +42,23 @@ export class Recorder {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(call.body);
     }
-    const res = await fetch(this.base + call.path, { method: call.method, headers, body });
-    const text = await res.text();
+    const started = performance.now();
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(this.base + call.path, {
+        method: call.method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
+      });
+      text = await res.text();
+    } catch (error) {
+      const waited = Math.round(performance.now() - started);
+      throw new Error(`${call.operation} ${call.method} ${call.path}: no whole answer after ${waited} ms`, {
+        cause: error,
+      });
+    }
     const json =
       (res.headers.get('content-type') ?? '').includes('json') && text ? JSON.parse(text) : undefined;
     const violations: string[] = [];
