@@ -7,7 +7,6 @@ import { webhookDeliveries } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { useTestApp } from '../test/test-app.js';
 import { ATTEMPT_ERRORS } from './attempt-errors.js';
-import { insertDeliveries } from './deliveries.repo.js';
 
 const t = useTestApp();
 const SCRUB = join(MIGRATIONS_FOLDER, '0007_scrub_webhook_attempt_errors.sql');
@@ -44,7 +43,7 @@ const LEGACY: Array<[string, string]> = [
 describe('the migration scrubbing stored attempt errors', () => {
   it('maps every legacy text to its category and keeps the fixed ones', async () => {
     const tenantId = newId('tenant');
-    const rows = LEGACY.map(([error]) => ({
+    const rows = LEGACY.map(([error]): typeof webhookDeliveries.$inferInsert => ({
       id: newId('whdel'),
       tenantId,
       subscriptionId: 'whsub_legacy',
@@ -56,7 +55,7 @@ describe('the migration scrubbing stored attempt errors', () => {
       error,
       createdAt: new Date(),
     }));
-    await insertDeliveries(t.database.db, rows);
+    await t.database.db.insert(webhookDeliveries).values(rows);
     await t.database.db.execute(sql.raw(await readFile(SCRUB, 'utf8')));
     const after = await t.database.db
       .select({ id: webhookDeliveries.id, error: webhookDeliveries.error })

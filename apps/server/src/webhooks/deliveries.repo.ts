@@ -1,6 +1,8 @@
 import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
+import { rowQuery, selectList } from '../db/fast.js';
 import { webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import type { IdSource } from '../lib/ids.js';
 
 /** A stored delivery attempt. */
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -12,10 +14,93 @@ export type EventRow = typeof webhookEvents.$inferSelect;
 /** Counter scope of a subscription's delivery attempts (listWebhookDeliveries' totalCount). */
 export const deliveriesCounter = (subscriptionId: string) => `webhook_deliveries:${subscriptionId}`;
 
-/** Inserts delivery attempts. */
-export async function insertDeliveries(tx: Db, rows: Array<typeof webhookDeliveries.$inferInsert>) {
-  if (rows.length === 0) return [];
-  return tx.insert(webhookDeliveries).values(rows).returning();
+/** The event and the subscription an attempt delivers (a stored attempt names them too). */
+export type AttemptTarget = Pick<DeliveryRow, 'tenantId' | 'subscriptionId' | 'eventId' | 'eventType'>;
+
+/** An attempt's place in its event's run: `retryStep` null marks a manual redelivery. */
+export type AttemptRun = Pick<DeliveryRow, 'attempt' | 'retryStep' | 'createdAt'> & { nextAttemptAt: Date };
+
+/** A pending attempt, ready for {@link queueAttempts}. */
+export type NewAttempt = Pick<DeliveryRow, 'id'> & AttemptTarget & AttemptRun;
+
+/** Builds a pending attempt of `target`'s event: fan-out, retries and redeliveries all make theirs here. */
+export function pendingAttempt(ids: IdSource, target: AttemptTarget, run: AttemptRun): NewAttempt {
+  return {
+    id: ids('whdel'),
+    tenantId: target.tenantId,
+    subscriptionId: target.subscriptionId,
+    eventId: target.eventId,
+    eventType: target.eventType,
+    attempt: run.attempt,
+    retryStep: run.retryStep,
+    createdAt: run.createdAt,
+    nextAttemptAt: run.nextAttemptAt,
+  };
+}
+
+/** The row source `attempts` reads: its columns, each passed as one array parameter. */
+const ATTEMPT_COLUMNS = [
+  ['id', 'text'],
+  ['tenant_id', 'text'],
+  ['subscription_id', 'text'],
+  ['event_id', 'text'],
+  ['event_type', 'text'],
+  ['attempt', 'int'],
+  ['retry_step', 'int'],
+  ['created_at', 'timestamptz'],
+  ['next_attempt_at', 'timestamptz'],
+  ['scope', 'text'],
+] as const;
+
+/** `unnest(…) AS a(…)`: the attempts of {@link attemptValues}, passed as parameters `$first` on. */
+export function unnestAttempts(first: number): string {
+  const arrays = ATTEMPT_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`);
+  return `unnest(${arrays.join(', ')}) AS a(${ATTEMPT_COLUMNS.map(([name]) => name).join(', ')})`;
+}
+
+/** The parameters of {@link unnestAttempts}: one array per column, whatever the number of attempts. */
+export function attemptValues(attempts: readonly NewAttempt[]): unknown[][] {
+  return [
+    attempts.map((a) => a.id),
+    attempts.map((a) => a.tenantId),
+    attempts.map((a) => a.subscriptionId),
+    attempts.map((a) => a.eventId),
+    attempts.map((a) => a.eventType),
+    attempts.map((a) => a.attempt),
+    attempts.map((a) => a.retryStep),
+    attempts.map((a) => a.createdAt.toISOString()),
+    attempts.map((a) => a.nextAttemptAt.toISOString()),
+    attempts.map((a) => deliveriesCounter(a.subscriptionId)),
+  ];
+}
+
+/**
+ * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}): `inserted` inserts them
+ * pending (`returning` says what it answers), `counted` adds them to their subscriptions' counters
+ * in the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt
+ * is inserted and counted here, so the counters cannot drift from the rows.
+ */
+export function insertAndCount(returning = ''): string {
+  return `inserted AS (
+  INSERT INTO webhook_deliveries
+    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
+  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at
+  FROM attempts ${returning}
+), counted AS (
+  INSERT INTO tenant_counters (tenant_id, scope, count)
+  SELECT tenant_id, scope, count(*) FROM attempts GROUP BY tenant_id, scope ORDER BY tenant_id, scope
+  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
+)`;
+}
+
+const QUEUE_ATTEMPTS = `WITH attempts AS (SELECT * FROM ${unnestAttempts(1)}),
+${insertAndCount(`RETURNING ${selectList(webhookDeliveries)}`)}
+SELECT * FROM inserted`;
+
+/** Inserts pending attempts and counts them, in one statement; returns the stored rows. */
+export async function queueAttempts(tx: Db, attempts: readonly NewAttempt[]): Promise<DeliveryRow[]> {
+  if (attempts.length === 0) return [];
+  return rowQuery(tx)<DeliveryRow>('webhook_queue_attempts', QUEUE_ATTEMPTS, attemptValues(attempts));
 }
 
 /** What an attempt's outcome writes onto its row. */

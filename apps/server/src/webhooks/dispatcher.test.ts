@@ -193,6 +193,12 @@ describe('retries', () => {
     await d.runOnce();
     log = await h.deliveries(sub.webhookSubscriptionId);
     expect(log[0]).toMatchObject({ attempt: 5, status: 'succeeded', responseStatus: 204 });
+    // Each attempt is counted where it is queued: the first, its three retries, the recovered one.
+    const counted = await t.app.inject({
+      url: `/v0/webhook_subscriptions/${sub.webhookSubscriptionId}/deliveries?limit=1`,
+      headers: t.auth(),
+    });
+    expect(counted.json()).toMatchObject({ totalCount: 5, hasMore: true });
     // Recovered events are not queued twice.
     const again = await t.app.inject({ method: 'POST', url, headers: t.auth(), payload: { since } });
     expect(again.json()).toEqual({ queued: 0 });

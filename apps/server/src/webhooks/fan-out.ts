@@ -3,7 +3,13 @@ import type { Db } from '../db/client.js';
 import { rowQuery } from '../db/fast.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { deliveriesCounter } from './deliveries.repo.js';
+import {
+  attemptValues,
+  insertAndCount,
+  type NewAttempt,
+  pendingAttempt,
+  unnestAttempts,
+} from './deliveries.repo.js';
 
 /** True when a subscription's event type filters (`page.version.*` wildcard included) take `type`. */
 export function matchesEventType(filters: readonly string[], type: WebhookEventType | string): boolean {
@@ -26,35 +32,23 @@ ORDER BY e.created_at, e.id`;
 
 /*
  * One statement: locks the events still pending (another dispatcher's are skipped, and one it has
- * fanned out meanwhile fails the recheck), inserts the first attempts of exactly those, counts them
- * per subscription (in scope order, so concurrent fan-outs cannot deadlock) and marks them fanned
- * out. Returns how many events it took.
+ * fanned out meanwhile fails the recheck), inserts and counts the first attempts of exactly those
+ * (deliveries.repo.ts) and marks them fanned out. Returns how many events it took.
  */
 const FAN_OUT = `WITH ev AS (
   SELECT id FROM webhook_events WHERE id = ANY ($1::text[]) AND fanned_out_at IS NULL
   ORDER BY id FOR UPDATE SKIP LOCKED
 ), attempts AS (
-  SELECT a.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-    AS a(id, tenant_id, subscription_id, event_id, event_type, scope)
-  WHERE a.event_id IN (SELECT id FROM ev)
-), inserted AS (
-  INSERT INTO webhook_deliveries
-    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
-  SELECT id, tenant_id, subscription_id, event_id, event_type, 1, 0, 'pending', $8::timestamptz, $8::timestamptz
-  FROM attempts
-), counted AS (
-  INSERT INTO tenant_counters (tenant_id, scope, count)
-  SELECT tenant_id, scope, count(*) FROM attempts GROUP BY tenant_id, scope ORDER BY tenant_id, scope
-  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
-), marked AS (
-  UPDATE webhook_events SET fanned_out_at = $8::timestamptz WHERE id IN (SELECT id FROM ev)
+  SELECT a.* FROM ${unnestAttempts(3)} WHERE a.event_id IN (SELECT id FROM ev)
+), ${insertAndCount()}, marked AS (
+  UPDATE webhook_events SET fanned_out_at = $2::timestamptz WHERE id IN (SELECT id FROM ev)
 )
 SELECT count(*)::int AS n FROM ev`;
 
 interface PendingRow {
   id: string;
   tenantId: string;
-  type: string;
+  type: WebhookEventType;
   createdAt: Date;
   subscriptionId: string | null;
   eventTypes: string[] | null;
@@ -72,22 +66,23 @@ export async function fanOut(db: Db, deps: { clock: Clock; ids: IdSource }, batc
   const pending = await query<PendingRow>('webhook_fan_out_pending', PENDING, [batch]);
   if (pending.length === 0) return 0;
   const events = new Set<string>();
-  const a = { id: [] as string[], tenant: [] as string[], sub: [] as string[], event: [] as string[] };
-  const types: string[] = [];
-  const scopes: string[] = [];
+  const attempts: NewAttempt[] = [];
+  const now = deps.clock();
   for (const row of pending) {
     events.add(row.id);
     if (!row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
     if (row.subscribedAt.getTime() > row.createdAt.getTime()) continue;
     if (!matchesEventType(row.eventTypes, row.type)) continue;
-    a.id.push(deps.ids('whdel'));
-    a.tenant.push(row.tenantId);
-    a.sub.push(row.subscriptionId);
-    a.event.push(row.id);
-    types.push(row.type);
-    scopes.push(deliveriesCounter(row.subscriptionId));
+    const target = {
+      tenantId: row.tenantId,
+      subscriptionId: row.subscriptionId,
+      eventId: row.id,
+      eventType: row.type,
+    };
+    attempts.push(
+      pendingAttempt(deps.ids, target, { attempt: 1, retryStep: 0, createdAt: now, nextAttemptAt: now }),
+    );
   }
-  const now = deps.clock().toISOString();
-  await query('webhook_fan_out', FAN_OUT, [[...events], a.id, a.tenant, a.sub, a.event, types, scopes, now]);
+  await query('webhook_fan_out', FAN_OUT, [[...events], now.toISOString(), ...attemptValues(attempts)]);
   return events.size;
 }

@@ -4,7 +4,7 @@ import { openDatabase } from '../db/client.js';
 import { webhookDeliveries } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { useTestApp } from '../test/test-app.js';
-import { type DeliveryRow, insertDeliveries } from './deliveries.repo.js';
+import type { DeliveryRow } from './deliveries.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
 
 const t = useTestApp();
@@ -27,7 +27,7 @@ afterEach(async () => {
 
 /** `count` due attempts of one subscription, the first due `ageS` seconds before NOW. */
 async function due(tenantId: string, subscriptionId: string, count: number, ageS: number) {
-  const rows = Array.from({ length: count }, (_, i) => ({
+  const rows = Array.from({ length: count }, (_, i): typeof webhookDeliveries.$inferInsert => ({
     id: newId('whdel'),
     tenantId,
     subscriptionId,
@@ -39,7 +39,7 @@ async function due(tenantId: string, subscriptionId: string, count: number, ageS
     createdAt: NOW,
     nextAttemptAt: new Date(NOW.getTime() - (ageS - i) * 1000),
   }));
-  await insertDeliveries(t.database.db, rows);
+  await t.database.db.insert(webhookDeliveries).values(rows);
 }
 
 const lease = (limit: number, options: { tenantCap?: number; inFlight?: InFlight[]; token?: string } = {}) =>

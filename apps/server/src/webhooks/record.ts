@@ -1,16 +1,15 @@
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
-import { adjustCounter } from '../lib/counters.js';
 import type { IdSource } from '../lib/ids.js';
 import {
   type AttemptResult,
   completeAttempt,
   completeSuccess,
   type DeliveryRow,
-  deliveriesCounter,
   disableSubscription,
-  insertDeliveries,
   markFailing,
+  pendingAttempt,
+  queueAttempts,
 } from './deliveries.repo.js';
 import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { SendOutcome } from './sender.js';
@@ -113,21 +112,13 @@ async function recordFailure(tx: Db, deps: RecordDeps, f: Failure): Promise<Reco
 class LeaseLostError extends Error {}
 
 async function insertRetry(tx: Db, deps: RecordDeps, delivery: DeliveryRow, at: Date, now = deps.clock()) {
-  await insertDeliveries(tx, [
-    {
-      id: deps.ids('whdel'),
-      tenantId: delivery.tenantId,
-      subscriptionId: delivery.subscriptionId,
-      eventId: delivery.eventId,
-      eventType: delivery.eventType,
-      attempt: delivery.attempt + 1,
-      retryStep: (delivery.retryStep ?? 0) + 1,
-      status: 'pending',
-      createdAt: now,
-      nextAttemptAt: at,
-    },
-  ]);
-  await adjustCounter(tx, delivery.tenantId, deliveriesCounter(delivery.subscriptionId), 1);
+  const run = {
+    attempt: delivery.attempt + 1,
+    retryStep: (delivery.retryStep ?? 0) + 1,
+    createdAt: now,
+    nextAttemptAt: at,
+  };
+  await queueAttempts(tx, [pendingAttempt(deps.ids, delivery, run)]);
 }
 
 function scheduleRetry(deps: RecordDeps, delivery: DeliveryRow, outcome: SendOutcome, now: Date) {

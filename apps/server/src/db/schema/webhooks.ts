@@ -1,4 +1,4 @@
-import type { WebhookSubscription } from '@customer-api/contract';
+import type { WebhookDelivery, WebhookSubscription } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
@@ -63,10 +63,10 @@ export const webhookDeliveries = pgTable(
     tenantId: tenantId(),
     subscriptionId: text('subscription_id').notNull(),
     eventId: text('event_id').notNull(),
-    eventType: text('event_type').notNull(),
+    eventType: text('event_type').$type<WebhookDelivery['eventType']>().notNull(),
     attempt: integer('attempt').notNull(),
     retryStep: integer('retry_step'),
-    status: text('status').notNull(),
+    status: text('status').$type<WebhookDelivery['status']>().notNull(),
     responseStatus: integer('response_status'),
     responseBody: text('response_body'),
     durationMs: integer('duration_ms'),

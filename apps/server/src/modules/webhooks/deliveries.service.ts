@@ -6,13 +6,14 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import { adjustCounter, readCounter } from '../../lib/counters.js';
+import { readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
 import {
   type DeliveryRow,
   deliveriesCounter,
-  insertDeliveries,
+  pendingAttempt,
+  queueAttempts,
   type SubscriptionRow,
 } from '../../webhooks/deliveries.repo.js';
 import * as repo from './webhooks.repo.js';
@@ -24,9 +25,9 @@ export function toApiDelivery(row: DeliveryRow): WebhookDelivery {
     deliveryId: row.id,
     webhookSubscriptionId: row.subscriptionId,
     eventId: row.eventId,
-    eventType: row.eventType as WebhookDelivery['eventType'],
+    eventType: row.eventType,
     attempt: row.attempt,
-    status: row.status as WebhookDelivery['status'],
+    status: row.status,
     responseStatus: row.responseStatus,
     durationMs: row.durationMs,
     error: row.error,
@@ -64,18 +65,18 @@ function requireActive(subscription: SubscriptionRow): void {
 /** One manual attempt (no automatic retries) of an event, due now. */
 function manualAttempt(deps: WebhooksDeps, subscription: SubscriptionRow, event: repo.FailedEvent) {
   const now = deps.clock();
-  return {
-    id: deps.ids('whdel'),
+  const target = {
     tenantId: subscription.tenantId,
     subscriptionId: subscription.id,
     eventId: event.eventId,
     eventType: event.eventType,
+  };
+  return pendingAttempt(deps.ids, target, {
     attempt: event.lastAttempt + 1,
     retryStep: null,
-    status: 'pending',
     createdAt: now,
     nextAttemptAt: now,
-  };
+  });
 }
 
 /** Queues a new attempt of a past delivery's event (202); 409 when the subscription is disabled. */
@@ -92,10 +93,9 @@ export async function redeliverWebhookDelivery(
     if (!past) throw new NotFoundError(`Delivery ${deliveryId} not found.`);
     requireActive(subscription);
     const lastAttempt = await repo.lastAttempt(tx, subscriptionId, past.eventId);
-    const [inserted] = await insertDeliveries(tx, [
+    const [inserted] = await queueAttempts(tx, [
       manualAttempt(deps, subscription, { eventId: past.eventId, eventType: past.eventType, lastAttempt }),
     ]);
-    await adjustCounter(tx, tenantId, deliveriesCounter(subscriptionId), 1);
     return inserted;
   });
   if (!row) throw new Error('insert returned no row');
@@ -115,8 +115,7 @@ export async function recoverWebhookDeliveries(
     requireActive(subscription);
     const failed = await repo.failedEventsSince(tx, subscriptionId, since);
     const rows = failed.map((event) => manualAttempt(deps, subscription, event));
-    for (let i = 0; i < rows.length; i += 500) await insertDeliveries(tx, rows.slice(i, i + 500));
-    if (rows.length > 0) await adjustCounter(tx, tenantId, deliveriesCounter(subscriptionId), rows.length);
+    await queueAttempts(tx, rows);
     return { queued: rows.length };
   });
 }

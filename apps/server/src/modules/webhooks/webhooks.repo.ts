@@ -136,7 +136,7 @@ export async function lastAttempt(db: Db, subscriptionId: string, eventId: strin
 /** An event whose delivery to a subscription failed for good. */
 export interface FailedEvent {
   eventId: string;
-  eventType: string;
+  eventType: DeliveryRow['eventType'];
   lastAttempt: number;
 }
 
