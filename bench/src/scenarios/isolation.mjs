@@ -8,7 +8,8 @@
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
 // one); A attacks from a worker thread, so its client's work never delays B's measuring loop;
 // BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
-// writes the server's CPU profile there (node --cpu-prof).
+// writes the server's CPU profile there (node --cpu-prof); BENCH_ISOLATION_NODE_ARGS adds Node
+// options to the server's (e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`).
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -93,7 +94,8 @@ async function runAgainst(ctx, main, label) {
 
 function profileArgs() {
   const dir = process.env.BENCH_ISOLATION_PROFILE;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+  const extra = process.env.BENCH_ISOLATION_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return [...extra, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])];
 }
 
 /** 200k trashed assets of tenant A, inserted by SQL as the review did, with their counter. */
