@@ -53,7 +53,13 @@ describe('SHUTDOWN_GRACE_MS', () => {
     const took = Date.now() - signalled;
     expect(code).toBe(1);
     expect(took).toBeGreaterThanOrEqual(GRACE_MS);
-    // Far from the 10 s default: the setting, not the default, decided.
-    expect(took).toBeLessThan(GRACE_MS + 5_000);
+    // The setting, not the 10 s default, decided; and the process said why it exited (a loaded
+    // machine can take seconds to exit, so the log, not the clock, tells the two apart).
+    const said = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('SHUTDOWN_GRACE_MS'))
+      .map((line) => JSON.parse(line) as { level: number; graceMs: number });
+    expect(said).toEqual([expect.objectContaining({ level: 50, graceMs: GRACE_MS })]);
   });
 });

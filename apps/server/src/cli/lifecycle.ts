@@ -17,12 +17,13 @@ export function openServingDatabase(config: Config): Promise<Database> {
 /** What the signal handler logs through: pino's and Fastify's loggers both fit. */
 export interface ShutdownLog {
   info(details: { signal: string }, message: string): void;
+  error(details: { graceMs: number }, message: string): void;
 }
 
 /**
  * Waits for SIGTERM or SIGINT, then runs `stop` once (a second signal is ignored) and resolves
  * with the exit code: 0 when `stop` settles, 1 when it fails. A `stop` that takes longer than
- * `graceMs` exits the process with 1. Shared by `serve` and `dispatch`.
+ * `graceMs` exits the process with 1, saying so. Shared by `serve` and `dispatch`.
  */
 export function exitCodeOnSignal(options: {
   log: ShutdownLog;
@@ -36,7 +37,14 @@ export function exitCodeOnSignal(options: {
       if (stopping) return;
       stopping = true;
       options.log.info({ signal }, options.message);
-      setTimeout(() => process.exit(1), options.graceMs).unref();
+      setTimeout(() => {
+        // What did not finish (a delivery in flight, a long request) is what the operator looks for next.
+        options.log.error(
+          { graceMs: options.graceMs },
+          'shutdown grace (SHUTDOWN_GRACE_MS) elapsed with work unfinished; exiting with 1',
+        );
+        process.exit(1);
+      }, options.graceMs).unref();
       options.stop().then(
         () => resolve(0),
         () => resolve(1),
