@@ -75,17 +75,27 @@ export function rawStdio(env: Record<string, string>): RawStdio {
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const waiting = new Map<unknown, (response: RpcResponse) => void>();
+  const waiting = new Map<
+    unknown,
+    { resolve: (response: RpcResponse) => void; reject: (e: Error) => void }
+  >();
   createInterface({ input: child.stdout }).on('line', (line) => {
     const response = JSON.parse(line) as RpcResponse;
-    waiting.get(response.id)?.(response);
+    waiting.get(response.id)?.resolve(response);
+  });
+  // A server that exits fails the requests still waiting, with what it wrote, instead of leaving
+  // them to the test's timeout.
+  child.once('exit', (code, signal) => {
+    for (const { reject } of waiting.values()) {
+      reject(new Error(`the MCP server exited (${signal ?? code}) before answering: ${stderr}`));
+    }
   });
   return {
     child,
     stderr: () => stderr,
     request: (message) =>
-      new Promise((resolve) => {
-        waiting.set(message.id, resolve);
+      new Promise((resolve, reject) => {
+        waiting.set(message.id, { resolve, reject });
         child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
       }),
   };
