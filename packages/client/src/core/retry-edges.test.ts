@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectionError, RateLimitedError, UnexpectedResponseError } from './errors.js';
+import {
+  ConnectionError,
+  errorFromResponse,
+  NotFoundError,
+  RateLimitedError,
+  UnexpectedResponseError,
+} from './errors.js';
 import { DEFAULT_BACKOFF, isRetryable, retryDelayMs, sleep } from './retry.js';
 
 // The retry policy's edges: the wait between attempts with an abort signal, a closed client, a
-// success body that is not JSON, and a server hint exactly at the longest wait the client accepts.
+// success body that is not JSON, a specification error under a gateway status, and a server hint
+// exactly at the longest wait the client accepts.
 // Complements retry.test.ts (which replaces `sleep` to record the waits).
 
 describe('the wait between attempts', () => {
@@ -54,5 +61,20 @@ describe('what is retried', () => {
       });
     expect(retryDelayMs(limited('60'), 0, DEFAULT_BACKOFF)).toBe(60_000);
     expect(retryDelayMs(limited('60.001'), 0, DEFAULT_BACKOFF)).toBeUndefined();
+  });
+
+  it('follows the code of a specification error body, whatever gateway status it came with', () => {
+    // A proxy that relays the API's error body under its own 504: the body says what happened.
+    const notFound = {
+      code: 'NOT_FOUND',
+      detail: 'No such page',
+      requestId: 'req_1',
+      status: 404,
+      title: 'Not Found',
+      type: 'about:blank',
+    };
+    const error = errorFromResponse(504, new Headers(), notFound);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(isRetryable(error, true)).toBe(false);
   });
 });
