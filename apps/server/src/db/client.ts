@@ -141,28 +141,37 @@ class SharedPool extends pg.Pool {
       });
     }
     if (!share) return super.connect(callback);
-    const checkout = share.acquire().then(async (release) => {
-      let client: pg.PoolClient;
-      try {
-        client = await super.connect();
-      } catch (err) {
-        release();
-        throw err;
-      }
-      const releaseClient = client.release.bind(client);
-      client.release = (err?: Error | boolean) => {
-        release();
-        return releaseClient(err);
-      };
-      noteTransactionDriver(client);
-      return client;
-    });
+    const checkout = share.acquire().then((release) => this.#checkout(release));
     if (!callback) return checkout;
     checkout.then(
       (client) => callback(undefined, client, client.release),
       (err) => callback(err),
     );
     return undefined;
+  }
+
+  /**
+   * A client whose release also gives back the tenant's unit. Made here, not inside `connect`: a
+   * closure made there would keep `connect`'s callback, and through it the promise of the last
+   * query run on the client with its rows, for as long as the client sits idle in the pool (each
+   * idle client held its last result: megabytes after a history read, surviving young-generation
+   * collections and promoted by them).
+   */
+  async #checkout(release: () => void): Promise<pg.PoolClient> {
+    let client: pg.PoolClient;
+    try {
+      client = await super.connect();
+    } catch (err) {
+      release();
+      throw err;
+    }
+    const releaseClient = client.release.bind(client);
+    client.release = (err?: Error | boolean) => {
+      release();
+      return releaseClient(err);
+    };
+    noteTransactionDriver(client);
+    return client;
   }
 }
 
