@@ -1,11 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
-// The tests Stryker runs against mutants of src/lib/pagination.ts and src/lib/domain.ts
-// (stryker.config.json): their unit tests, which need no database. Stryker's `testFiles` option is
-// not used: in 10.1 it switches static mutants on after the module has loaded (wrong survivors).
+// The tests Stryker runs against mutants of src/lib/pagination.ts and domain.ts, webhook signing
+// and retry timing (src/webhooks/sign.ts, retry.ts) and the rate limiter's decisions
+// (src/http/rate-limit-decision.ts, rate-limit-memory.ts), as stryker.config.json lists them:
+// their unit tests, which start no server (only pagination-sql.test.ts opens an embedded PGlite).
+// Stryker's `testFiles` option is not used: in 10.1 it switches static mutants on after the
+// module has loaded (wrong survivors).
 export default defineConfig({
   test: {
-    include: ['src/lib/pagination*.test.ts', 'src/lib/domain*.test.ts'],
+    include: [
+      'src/lib/pagination*.test.ts',
+      'src/lib/domain*.test.ts',
+      'src/webhooks/sign*.test.ts',
+      'src/webhooks/retry*.test.ts',
+      'src/http/rate-limit-decision*.test.ts',
+      'src/http/rate-limit-memory*.test.ts',
+    ],
     testTimeout: 120_000,
     hookTimeout: 180_000,
   },
