@@ -1,3 +1,4 @@
+import type { Change, Message } from '@customer-api/contract';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
@@ -20,11 +21,11 @@ export const messages = pgTable(
     conversationId: text('conversation_id').notNull(),
     audienceId: text('audience_id').notNull(),
     seq: integer('seq').notNull(),
-    role: text('role').notNull(),
+    role: text('role').$type<Message['role']>().notNull(),
     content: text('content').notNull(),
     timestampMs: bigint('timestamp_ms', { mode: 'number' }).notNull(),
-    toolCalls: jsonb('tool_calls'),
-    contentParts: jsonb('content_parts'),
+    toolCalls: jsonb('tool_calls').$type<NonNullable<Message['toolCalls']>>(),
+    contentParts: jsonb('content_parts').$type<NonNullable<Message['contentParts']>>(),
     reasoning: text('reasoning'),
     isInterrupted: boolean('is_interrupted').notNull().default(false),
     snapshot: jsonb('snapshot'),
@@ -45,10 +46,10 @@ export const messageChanges = pgTable(
     audienceId: text('audience_id').notNull(),
     messageSeq: integer('message_seq').notNull(),
     position: integer('position').notNull(),
-    field: text('field').notNull(),
+    field: text('field').$type<Change['field']>().notNull(),
     previousValue: text('previous_value'),
     newValue: text('new_value'),
-    status: text('status').notNull(),
+    status: text('status').$type<Change['status']>().notNull(),
   },
   (t) => [index('message_changes_audience_idx').on(t.audienceId, t.messageSeq, t.position)],
 );

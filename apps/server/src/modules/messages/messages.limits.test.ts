@@ -50,17 +50,20 @@ async function storeDirectly(
   if (fromSeq === 2) await post(url, { role: 'user', content: 'first' });
   const conversation = await repo.findConversation(t.database.db, t.tenant.tenantId, audienceId);
   if (!conversation) throw new Error('no conversation');
-  const rows = Array.from({ length: toSeq - fromSeq + 1 }, (_, i) => ({
-    id: newId('message'),
-    tenantId: t.tenant.tenantId,
-    conversationId: conversation.id,
-    audienceId,
-    seq: fromSeq + i,
-    role: 'user',
-    content,
-    timestampMs: fromSeq + i,
-    createdAt: new Date(),
-  }));
+  const rows: Array<typeof messagesTable.$inferInsert> = Array.from(
+    { length: toSeq - fromSeq + 1 },
+    (_, i) => ({
+      id: newId('message'),
+      tenantId: t.tenant.tenantId,
+      conversationId: conversation.id,
+      audienceId,
+      seq: fromSeq + i,
+      role: 'user',
+      content,
+      timestampMs: fromSeq + i,
+      createdAt: new Date(),
+    }),
+  );
   // One statement per 500 rows keeps far below PostgreSQL's 65,535 parameters.
   for (let i = 0; i < rows.length; i += 500)
     await t.database.db.insert(messagesTable).values(rows.slice(i, i + 500));

@@ -27,22 +27,22 @@ interface AudienceRef {
 
 const toChange = (row: repo.ChangeRow): Change => ({
   changeId: row.id,
-  field: row.field as Change['field'],
+  field: row.field,
   previousValue: row.previousValue,
   newValue: row.newValue,
-  status: row.status as Change['status'],
+  status: row.status,
 });
 
 function toMessage(row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null): Message {
   return {
     messageId: row.id,
-    role: row.role as Message['role'],
+    role: row.role,
     content: row.content,
     timestamp: row.timestampMs,
     hasSnapshot: row.hasSnapshot,
-    toolCalls: (row.toolCalls as Message['toolCalls']) ?? null,
+    toolCalls: row.toolCalls ?? null,
     changes: changes ? changes.map(toChange) : null,
-    contentParts: (row.contentParts as Message['contentParts']) ?? null,
+    contentParts: row.contentParts ?? null,
     reasoning: row.reasoning,
     isInterrupted: row.isInterrupted,
   };
