@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// The tests Stryker runs against mutants of src/lib/pagination.ts and domain.ts, webhook signing
-// and retry timing (src/webhooks/sign.ts, retry.ts) and the rate limiter's decisions
-// (src/http/rate-limit-decision.ts, rate-limit-memory.ts), as stryker.config.json lists them:
-// their unit tests, which start no server (only pagination-sql.test.ts opens an embedded PGlite).
+// The tests Stryker runs against mutants of src/lib (pagination, domain, clock, counters, errors,
+// ids), webhook signing and retry timing (src/webhooks/sign.ts, retry.ts) and the rate limiter's
+// decisions (src/http/rate-limit-decision.ts, rate-limit-memory.ts), as stryker.config.json lists
+// them: their unit tests, which start no server (pagination-sql.test.ts and counters.test.ts open
+// an embedded PGlite).
 // Stryker's `testFiles` option is not used: in 10.1 it switches static mutants on after the
 // module has loaded (wrong survivors).
 export default defineConfig({
@@ -11,6 +12,10 @@ export default defineConfig({
     include: [
       'src/lib/pagination*.test.ts',
       'src/lib/domain*.test.ts',
+      'src/lib/clock*.test.ts',
+      'src/lib/counters*.test.ts',
+      'src/lib/errors*.test.ts',
+      'src/lib/ids*.test.ts',
       'src/webhooks/sign*.test.ts',
       'src/webhooks/retry*.test.ts',
       'src/http/rate-limit-decision*.test.ts',
