@@ -60,11 +60,24 @@ async function spendWindow(url: string, apiKey: string): Promise<void> {
 /** How long the deliveries of every event type may take to arrive: the server retries for ~30 s. */
 const WEBHOOKS_WAIT_MS = 150_000;
 
-/** Rejects after `ms`, naming the event types no delivery of which has arrived. */
-async function missingAfter(ms: number): Promise<never> {
+/**
+ * Rejects after `ms`, naming the event types no delivery of which has arrived, with what the
+ * server's delivery log says of each subscription's attempts (read directly, not through Prism).
+ */
+async function missingAfter(ms: number, subs: string[]): Promise<never> {
   await new Promise((resolve) => setTimeout(resolve, ms).unref());
   const missing = EVENT_TYPES.filter((type) => !upstream.received.includes(type));
-  throw new Error(`no delivery after ${ms} ms of: ${missing.join(', ')}`);
+  const logs = await Promise.all(
+    subs.map(async (sub) => {
+      const res = await fetch(`${server.url}/v0/webhook_subscriptions/${sub}/deliveries`, {
+        headers: { 'x-api-key': server.keys.owner },
+      });
+      return `${sub}: ${res.status} ${await res.text()}`;
+    }),
+  );
+  throw new Error(
+    `no delivery after ${ms} ms of: ${missing.join(', ')}; deliveries:\n${logs.join('\n')}\nserver log:\n${serverProblems()}`,
+  );
 }
 
 /** The server's log lines at warn level and above (pino's JSON lines). */
@@ -179,7 +192,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     const refused = proxy.line(/post \/hooks\/\S+ .*✖/).then((line) => {
       throw new Error(`Prism refused a webhook delivery: ${line}`);
     });
-    await Promise.race([upstream.waitFor(EVENT_TYPES), refused, missingAfter(WEBHOOKS_WAIT_MS)]);
+    await Promise.race([upstream.waitFor(EVENT_TYPES), refused, missingAfter(WEBHOOKS_WAIT_MS, subs)]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
 
