@@ -80,13 +80,20 @@ async function missingAfter(ms: number, subs: string[]): Promise<never> {
   );
 }
 
-/** The server's log lines at warn level and above (pino's JSON lines). */
+/**
+ * The server's log lines at warn level and above (pino's JSON lines), then Prism's error lines: a
+ * request Prism could not forward (the server unreachable, the connection reset) is Prism's 500.
+ */
 function serverProblems(): string {
-  return server
+  const serverLines = server
     .output()
     .split('\n')
-    .filter((line) => /"level":(40|50|60)/.test(line))
-    .join('\n');
+    .filter((line) => /"level":(40|50|60)/.test(line));
+  const prismLines = proxy
+    .output()
+    .split('\n')
+    .filter((line) => /\berror\b|✖/i.test(line) && !/\/hooks\//.test(line));
+  return [...serverLines, '[prism]', ...prismLines].join('\n');
 }
 
 /** A write whose first response is kept for its `Idempotency-Key`: the key reused elsewhere is 409. */

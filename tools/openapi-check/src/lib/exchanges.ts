@@ -5,6 +5,8 @@ export interface Exchange {
   status: number;
   /** Prism's findings: its `sl-violations` header, or its own error answer in place of the server's. */
   violations: string[];
+  /** The start of the answer's body, kept when the status is not the expected one. */
+  answer?: string;
 }
 
 /** A request of the traffic: an operation of the document and the status the server must answer. */
@@ -25,6 +27,9 @@ export interface Call {
  * timeout, so a request that hangs fails naming itself instead of timing the whole test out.
  */
 const ANSWER_TIMEOUT_MS = 90_000;
+
+/** How much of an unexpected answer's body is kept for the failure message. */
+const ANSWER_KEPT_CHARS = 600;
 
 /** Sends calls through the proxy and keeps every exchange with its violations. */
 export class Recorder {
@@ -66,7 +71,16 @@ export class Recorder {
     if (header) violations.push(header);
     const type = (json as { type?: unknown } | undefined)?.type;
     if (typeof type === 'string' && type.startsWith('https://stoplight.io/prism/')) violations.push(text);
-    this.exchanges.push({ operation: call.operation, expected: call.expect, status: res.status, violations });
+    const exchange: Exchange = {
+      operation: call.operation,
+      expected: call.expect,
+      status: res.status,
+      violations,
+    };
+    // Whose answer an unexpected status is (the server's error object, or Prism's own when it could
+    // not reach the server) is in the body.
+    if (res.status !== call.expect) exchange.answer = text.slice(0, ANSWER_KEPT_CHARS);
+    this.exchanges.push(exchange);
     return { body: json, headers: res.headers };
   }
 
