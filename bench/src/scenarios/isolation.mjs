@@ -9,7 +9,9 @@
 // one); A attacks from a worker thread, so its client's work never delays B's measuring loop;
 // BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
 // writes the server's CPU profile there (node --cpu-prof); BENCH_ISOLATION_NODE_ARGS adds Node
-// options to the server's (e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`).
+// options to the server's (e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`);
+// BENCH_ISOLATION_ENV='{"TENANT_RESPONSE_BYTES_PER_S":"1048576"}' sets server settings (JSON), to
+// see what a limit other than the default changes.
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -67,6 +69,7 @@ async function runAgainst(ctx, main, label) {
       DATABASE_URL: databaseUrl,
       REDIS_URL: '',
       WEBHOOKS_ALLOW_INSECURE: '1',
+      ...JSON.parse(process.env.BENCH_ISOLATION_ENV ?? '{}'),
     },
   });
   const rss = sampleRss(server.pid);
