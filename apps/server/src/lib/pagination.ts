@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { Paginated } from '@customer-api/contract';
 import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import { ValidationError } from './errors.js';
@@ -39,10 +39,11 @@ const invalidCursor = () =>
  * through the database, so any process accepts cursors issued by another.
  */
 export class CursorCodec {
-  readonly #key: Buffer;
+  /** A key object, not bytes: Node 24 imports raw key bytes again for every HMAC (~11 µs each). */
+  readonly #key: KeyObject;
 
   constructor(secret: string) {
-    this.#key = Buffer.from(secret, 'utf8');
+    this.#key = createSecretKey(Buffer.from(secret, 'utf8'));
   }
 
   #mac(binding: CursorBinding, payload: string): Buffer {
