@@ -9,15 +9,22 @@ import { type Receiver, startReceiver } from './lib/receiver.js';
 import { baseEnv, createKey, startProcess } from './lib/server-process.js';
 import { subscribe, versionLoad, versionTarget, waitDelivered } from './lib/webhook-load.js';
 
+/**
+ * How long a claimed attempt stays leased. The full run keeps the default (send timeout + 60 s);
+ * CI takes 10 s: the killed dispatcher's attempts must still wait out a lease ten times the send
+ * timeout before they are sent again, without a minute of idle waiting per kill test.
+ */
+const LEASE_MS = sized(10_000, 1000 + 60_000);
 /** Short retries and timeouts; loopback http allowed (the receiver is local). */
 const WEBHOOK_ENV = {
   WEBHOOKS_ALLOW_INSECURE: '1',
   WEBHOOKS_RETRY_SCHEDULE: '1,1,1,1,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2',
   WEBHOOKS_TIMEOUT_MS: '1000',
+  WEBHOOKS_LEASE_MS: String(LEASE_MS),
 };
 const LOAD_MS = sized(2000, 8000);
-/** An attempt leased by a killed dispatcher is re-sent after its lease: send timeout + 60 s. */
-const LEASE_WAIT_MS = 1000 + 60_000 + 30_000;
+/** An attempt leased by a killed dispatcher is re-sent after its lease, then delivered. */
+const LEASE_WAIT_MS = LEASE_MS + 30_000;
 const CYCLES = sized(1, 3);
 
 const cleanups: Array<() => Promise<void>> = [];
