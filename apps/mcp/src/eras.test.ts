@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TOOL_NAMES } from './index.js';
 import { assistantScript } from './test/assistant-script.js';
-import { envelope, modernHeaders, post, rawStdio } from './test/raw.js';
+import { envelope, modernHeaders, post, type RawStdio, type RpcResponse, rawStdio } from './test/raw.js';
 import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
 import { DEFAULT_TOOLSET } from './tools/select.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
@@ -28,17 +28,20 @@ const PATHS: Array<{ era: Era; via: Via }> = [
   { era: '2026-07-28', via: 'http' },
 ];
 
+function target(era: Era, via: Via, extra: Partial<Target> = {}): Target {
+  return via === 'http'
+    ? { era, via, url: http.url, headers: { 'x-api-key': api.apiKey }, ...extra }
+    : {
+        era,
+        via,
+        env: { CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl, ...extra.env },
+        ...extra,
+      };
+}
+
+/** A session of its own, closed after the test. */
 async function session(era: Era, via: Via, extra: Partial<Target> = {}): Promise<Session> {
-  const target: Target =
-    via === 'http'
-      ? { era, via, url: http.url, headers: { 'x-api-key': api.apiKey }, ...extra }
-      : {
-          era,
-          via,
-          env: { CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl, ...extra.env },
-          ...extra,
-        };
-  const s = await connect(target);
+  const s = await connect(target(era, via, extra));
   open.push(s);
   return s;
 }
@@ -50,9 +53,22 @@ function textOf(result: ToolResult): string {
 
 describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
   const tag = () => `${era.slice(0, 4)}-${via}-${Date.now().toString(36)}`;
+  // One session of the default server for the tests of this era and transport: each is a few
+  // requests on it, and over stdio every session is a process start (about a second of CPU).
+  let shared: Promise<Session> | undefined;
+  const defaultSession = () => {
+    shared ??= connect(target(era, via));
+    return shared;
+  };
+  afterAll(async () => {
+    await shared?.then(
+      (s) => s.close(),
+      () => {},
+    );
+  });
 
   it('lists every tool, with annotations', async () => {
-    const s = await session(era, via);
+    const s = await defaultSession();
     expect(s.revision).toBe(era === '2025' ? 'initialize' : era);
     const { tools } = await s.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
@@ -60,11 +76,11 @@ describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
   });
 
   it('runs the assistant script: structured results, paging, a replayed write', async () => {
-    await assistantScript((await session(era, via)).call, tag());
+    await assistantScript((await defaultSession()).call, tag());
   });
 
   it('returns API failures and bad arguments as error results it can act on', async () => {
-    const s = await session(era, via);
+    const s = await defaultSession();
     const missing = await s.call('get_page', { pageId: 'page_missing' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^get_page failed: NOT_FOUND \(404\)/);
@@ -74,12 +90,12 @@ describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
   });
 
   it('refuses an unknown tool with the protocol error naming it', async () => {
-    const s = await session(era, via);
+    const s = await defaultSession();
     await expect(s.call('drop_database')).rejects.toThrow(/Unknown tool drop_database/);
   });
 
   it('reads a page as a resource', async () => {
-    const s = await session(era, via);
+    const s = await defaultSession();
     const page = await s.call('create_page', {
       name: `resource-${tag()}`,
       title: 'Resource',
@@ -93,7 +109,7 @@ describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
   });
 
   it('links the pages a list shows to their resources (resource_link)', async () => {
-    const s = await session(era, via);
+    const s = await defaultSession();
     const result = await s.call('list_pages', { limit: 2 });
     const ids = (result.structuredContent as { items: { pageId: string }[] }).items.map((p) => p.pageId);
     const links = result.content.filter((block) => block.type === 'resource_link');
@@ -233,36 +249,43 @@ describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('a %s client', (revisi
     expect(linksIn(message.result)).toHaveLength(linked ? 2 : 0);
   });
 
+  // One stdio server (default toolset, which has list_pages) for this revision's stdio tests,
+  // initialized once: every server is a process start.
+  let stdio: Promise<{ server: RawStdio; init: RpcResponse }> | undefined;
+  const initializedStdio = () => {
+    stdio ??= (async () => {
+      const server = rawStdio({
+        CUSTOMER_API_KEY: api.apiKey,
+        CUSTOMER_API_BASE_URL: api.baseUrl,
+        MCP_TOOLSETS: '',
+      });
+      const init = await server.request(initialize);
+      server.child.stdin.write(
+        `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`,
+      );
+      return { server, init };
+    })();
+    return stdio;
+  };
+  afterAll(async () => {
+    const started = await stdio?.catch(() => undefined);
+    if (!started || started.server.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => started.server.child.once('exit', resolve));
+    started.server.child.stdin.end();
+    await exited;
+  });
+
   it(`is sent ${linked ? '' : 'no '}resource links over stdio`, async () => {
-    const stdio = rawStdio({ CUSTOMER_API_KEY: api.apiKey, CUSTOMER_API_BASE_URL: api.baseUrl });
-    const exited = new Promise((resolve) => stdio.child.once('exit', resolve));
-    try {
-      await stdio.request(initialize);
-      stdio.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-      const response = await stdio.request(listPages);
-      const { result } = response;
-      expect(result?.structuredContent, JSON.stringify(response)).toMatchObject({ items: [{}, {}] });
-      expect(linksIn(result)).toHaveLength(linked ? 2 : 0);
-    } finally {
-      stdio.child.stdin.end();
-      await exited;
-    }
+    const { server } = await initializedStdio();
+    const response = await server.request(listPages);
+    const { result } = response;
+    expect(result?.structuredContent, JSON.stringify(response)).toMatchObject({ items: [{}, {}] });
+    expect(linksIn(result)).toHaveLength(linked ? 2 : 0);
   });
 
   it('is served that revision over stdio, with the default toolset', async () => {
-    const stdio = rawStdio({
-      CUSTOMER_API_KEY: api.apiKey,
-      CUSTOMER_API_BASE_URL: api.baseUrl,
-      MCP_TOOLSETS: '',
-    });
-    const exited = new Promise((resolve) => stdio.child.once('exit', resolve));
-    try {
-      expect((await stdio.request(initialize)).result?.protocolVersion).toBe(revision);
-      stdio.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-      expect((await stdio.request(list)).result?.tools).toHaveLength(DEFAULT_TOOLSET.length);
-    } finally {
-      stdio.child.stdin.end();
-      await exited;
-    }
+    const { server, init } = await initializedStdio();
+    expect(init.result?.protocolVersion).toBe(revision);
+    expect((await server.request(list)).result?.tools).toHaveLength(DEFAULT_TOOLSET.length);
   });
 });
