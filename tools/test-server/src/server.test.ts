@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { migratedDataDir } from './data-dir.js';
 import { freePort } from './port.js';
 import {
   createKey,
@@ -51,8 +53,9 @@ describe('inheritedEnv, serverEnv and uniqueTenant', () => {
 
 describe.skipIf(!existsSync(SERVER_CLI))('the built server CLI', () => {
   it('creates keys, serves until /readyz answers, answers with the key, stops cleanly, then cleans up', async () => {
-    const data = await tempDir('customer-api-test-server-');
-    const env = { ...serverEnv(data.path, 'embedded'), HOST: '127.0.0.1' };
+    const data = await migratedDataDir('customer-api-test-server-');
+    // A server that refuses to migrate starts only on a data directory with every migration applied.
+    const env = { ...serverEnv(data.path, 'embedded'), HOST: '127.0.0.1', MIGRATE_ON_START: '0' };
     expect(env).toMatchObject({ DATA_DIR: data.path, LOG_LEVEL: 'warn' });
     const tenant = uniqueTenant('test-server');
     const readWrite = await createKey(env, tenant);
@@ -80,6 +83,23 @@ describe.skipIf(!existsSync(SERVER_CLI))('the built server CLI', () => {
     expect(await server.stop(30_000)).toBe(0);
     expect(cleanedUp).toBe(true);
     expect(existsSync(data.path)).toBe(false);
+  });
+
+  it('copies one migrated template into a new directory per call', async () => {
+    const [a, b] = await Promise.all([
+      migratedDataDir('customer-api-copy-'),
+      migratedDataDir('customer-api-copy-'),
+    ]);
+    try {
+      expect(a.path).not.toBe(b.path);
+      expect(readdirSync(a.path).sort()).toEqual(readdirSync(b.path).sort());
+      expect(readdirSync(a.path)).toContain('PG_VERSION');
+      await a.remove();
+      expect(existsSync(a.path)).toBe(false);
+      expect(existsSync(join(b.path, 'PG_VERSION'))).toBe(true);
+    } finally {
+      await Promise.all([a.remove(), b.remove()]);
+    }
   });
 
   it('rejects with the output when the server cannot start, and cleans up', async () => {
