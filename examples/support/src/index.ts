@@ -1,4 +1,10 @@
-import { createKey, freePort, serverEnv, startServer as startCli, tempDir } from '@customer-api/test-server';
+import {
+  createKey,
+  freePort,
+  migratedDataDir,
+  serverEnv,
+  startServer as startCli,
+} from '@customer-api/test-server';
 
 /** A running server: its address, a read+write key of a fresh tenant, and how to stop it. */
 export interface RunningServer {
@@ -10,12 +16,13 @@ export interface RunningServer {
 }
 
 /**
- * Starts `customer-api serve` on embedded PGlite in a new temporary data directory, after creating
+ * Starts `customer-api serve` on embedded PGlite in a new temporary data directory (a copy of a
+ * migrated one: initdb and migrations are not what the examples show), after creating
  * a tenant and key with `customer-api keys create` (PGlite admits one process at a time).
  * `env` adds server configuration, e.g. `WEBHOOKS_ALLOW_INSECURE`.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const dataDir = await tempDir('customer-api-example-');
+  const dataDir = await migratedDataDir('customer-api-example-');
   const port = await freePort();
   const serverEnvironment = {
     ...serverEnv(dataDir.path, 'embedded'),
