@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accountLogLoad, type LoadOutcome, logBody } from './lib/account-log-load.js';
 import { call, pool, readAll, sleep } from './lib/http.js';
 import { postgresDatabase } from './lib/postgres.js';
 import { PROFILE, report, sized } from './lib/profile.js';
-import { baseEnv, createKey, type ServerProcess, startProcess } from './lib/server-process.js';
+import { baseEnv, createKey, pgliteDataDir, type ServerProcess, startProcess } from './lib/server-process.js';
 
 const CONNECTIONS = 50;
 const CYCLES = sized(2, 5);
@@ -117,9 +114,9 @@ describe(`kill -9 during a ${CONNECTIONS}-connection account-log load (${PROFILE
   });
 
   it('PGlite: every acknowledged entry survives, no key has two entries, clean restart', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'reliability-pglite-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    await crashSuite('pglite', baseEnv({ DATA_DIR: dataDir }));
+    const dataDir = await pgliteDataDir('reliability-pglite-');
+    cleanups.push(dataDir.remove);
+    await crashSuite('pglite', baseEnv({ DATA_DIR: dataDir.path }));
   });
 
   it('PostgreSQL: every acknowledged entry survives, no key has two entries, clean restart', async (ctx) => {

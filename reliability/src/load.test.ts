@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Pool } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, pool, sleep } from './lib/http.js';
 import { PROFILE, report, sized } from './lib/profile.js';
 import { median, rssMiB } from './lib/rss.js';
-import { baseEnv, createKey, type ServerProcess, startProcess } from './lib/server-process.js';
+import { baseEnv, createKey, pgliteDataDir, type ServerProcess, startProcess } from './lib/server-process.js';
 
 const CONNECTIONS = 50;
 const PROBE_MS = sized(4000, 20_000);
@@ -15,10 +12,10 @@ const STEADY_MS = sized(15_000, 300_000);
 const MAX_RSS_GROWTH = sized(0.5, 0.2);
 
 let server: ServerProcess | undefined;
-let dataDir: string | undefined;
+let dataDir: { path: string; remove(): Promise<void> } | undefined;
 afterAll(async () => {
   await server?.stop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await dataDir?.remove();
 });
 
 /** The mix: mostly reads (a page of pages, one account), one in five an idempotent account log. */
@@ -51,8 +48,8 @@ async function measureMax(client: Pool, apiKey: string, accountId: string): Prom
 
 describe(`load at half the measured maximum (${PROFILE})`, () => {
   it('zero errors and stable memory', async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'reliability-load-'));
-    const env = baseEnv({ DATA_DIR: dataDir });
+    dataDir = await pgliteDataDir('reliability-load-');
+    const env = baseEnv({ DATA_DIR: dataDir.path });
     const apiKey = await createKey(env, 'load');
     server = await startProcess(env);
     const client = pool(server.url, CONNECTIONS);

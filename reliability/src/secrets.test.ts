@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { openDatabase } from '@customer-api/server';
 import { sql } from 'drizzle-orm';
@@ -8,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, pool, sleep } from './lib/http.js';
 import { report } from './lib/profile.js';
 import { startReceiver } from './lib/receiver.js';
-import { baseEnv, createKey, SERVER_MAIN, startProcess } from './lib/server-process.js';
+import { baseEnv, createKey, pgliteDataDir, SERVER_MAIN, startProcess } from './lib/server-process.js';
 import { subscribe, versionTarget, waitDelivered } from './lib/webhook-load.js';
 
 let dataDir: string;
@@ -25,7 +24,7 @@ function forms(secret: string): string[] {
 }
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'reliability-secrets-'));
+  dataDir = (await pgliteDataDir('reliability-secrets-')).path;
   const env = baseEnv({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'debug',

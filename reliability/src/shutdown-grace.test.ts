@@ -1,12 +1,9 @@
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, pool } from './lib/http.js';
-import { baseEnv, createKey, startProcess } from './lib/server-process.js';
+import { baseEnv, createKey, pgliteDataDir, startProcess } from './lib/server-process.js';
 import { subscribe, versionTarget } from './lib/webhook-load.js';
 
 const GRACE_MS = 1_500;
@@ -27,10 +24,10 @@ describe('SHUTDOWN_GRACE_MS', () => {
       held.closeAllConnections();
       held.close();
     });
-    const dataDir = await mkdtemp(join(tmpdir(), 'reliability-grace-'));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const dataDir = await pgliteDataDir('reliability-grace-');
+    cleanups.push(dataDir.remove);
     const env = baseEnv({
-      DATA_DIR: dataDir,
+      DATA_DIR: dataDir.path,
       WEBHOOKS_ALLOW_INSECURE: '1',
       WEBHOOKS_TIMEOUT_MS: '600000',
       SHUTDOWN_GRACE_MS: String(GRACE_MS),

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pool, sleep } from './lib/http.js';
 import { postgresDatabase } from './lib/postgres.js';
 import { PROFILE, report, sized } from './lib/profile.js';
 import { type Receiver, startReceiver } from './lib/receiver.js';
-import { baseEnv, createKey, startProcess } from './lib/server-process.js';
+import { baseEnv, createKey, pgliteDataDir, startProcess } from './lib/server-process.js';
 import { subscribe, versionLoad, versionTarget, waitDelivered } from './lib/webhook-load.js';
 
 /**
@@ -33,9 +30,9 @@ afterAll(async () => {
 });
 
 async function tempDataDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'reliability-webhooks-'));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
+  const dir = await pgliteDataDir('reliability-webhooks-');
+  cleanups.push(dir.remove);
+  return dir.path;
 }
 
 async function withReceiver(): Promise<Receiver> {
