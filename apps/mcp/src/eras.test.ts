@@ -76,7 +76,17 @@ describe.each(PATHS)('a $era client over $via', ({ era, via }) => {
   });
 
   it('runs the assistant script: structured results, paging, a replayed write', async () => {
-    await assistantScript((await defaultSession()).call, tag());
+    const s = await defaultSession();
+    await assistantScript(s.call, tag());
+    // Over stdio the logs go to stderr as JSON lines (stdout is the protocol's), one per tool call.
+    if (via === 'stdio') {
+      const messages = s
+        .stderr()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).msg);
+      expect(messages).toContain('tool call');
+    }
   });
 
   it('returns API failures and bad arguments as error results it can act on', async () => {

@@ -3,9 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, inject, it } from 'vitest';
-import { assistantScript } from '../test/assistant-script.js';
 import { DEFAULT_TOOLSET } from '../tools/select.js';
 
 const api = inject('api');
@@ -42,22 +40,8 @@ async function connect(args: string[] = [], env: Record<string, string> = {}) {
 }
 
 describe('customer-api-mcp over stdio against the real server', () => {
-  it('runs the assistant script: list pages, read messages, post an account log', async () => {
-    const { client, stderr } = await connect();
-    const call = async (name: string, args: Record<string, unknown> = {}) =>
-      (await client.callTool({ name, arguments: args })) as CallToolResult;
-    await assistantScript(call, `stdio-${Date.now().toString(36)}`);
-    const logLines = stderr().trim().split('\n');
-    expect(logLines.map((line) => JSON.parse(line).msg)).toContain('tool call');
-  });
-
-  it('lists only read tools with --read-only', async () => {
-    const { client } = await connect(['--read-only']);
-    const { tools } = await client.listTools();
-    expect(tools.length).toBeGreaterThan(0);
-    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
-  });
-
+  // The assistant script over stdio, with its JSON log lines on stderr, and --read-only run for both
+  // protocol eras in eras.test.ts.
   it('shows a read-only key no write tool, asking the API its scopes (X-OAuth-Scopes)', async () => {
     const { client } = await connect([], { CUSTOMER_API_KEY: api.readOnlyKey });
     const names = (await client.listTools()).tools.map((t) => t.name);
