@@ -197,7 +197,7 @@ function mcp(m) {
   return [
     '## 5. MCP: `list_pages` over stdio',
     '',
-    `The MCP server on Node 24 as a child process, called with the SDK's client; calls alternate with the same \`listPages\` through \`@customer-api/client\`${m.raw50 ? ' and a raw `undici.request` of its URL' : ''}, one at a time, ${m.calls} of each per round.`,
+    `The MCP server on Node 24 as a child process, called with the SDK's client; calls alternate with the same \`listPages\` through \`@customer-api/client\`, one at a time, ${m.calls} of each per round${m.raw50 ? '; then the client and a raw `undici.request` of its URL alternate on their own, as many again' : ''}.`,
     '',
     table(
       ['Path', 'p50 ms', 'p99 ms'],
@@ -212,7 +212,7 @@ function mcp(m) {
     ...(m.clientCost50
       ? [
           '',
-          `The client's own cost, \`listPages\` p50 minus the raw request's, per round: ${f2(m.clientCost50)} ms. Target: within 0.3 ms — ${verdict(m.clientCost50.median <= 0.3)}.`,
+          `The client's own cost, \`listPages\` p50 minus the raw request's, per round, measured in a loop of their own (alternating which goes first, no MCP call between): ${f2(m.clientCost50)} ms. Target: within 0.3 ms — ${verdict(m.clientCost50.median <= 0.3)}.`,
         ]
       : []),
     '',
