@@ -25,6 +25,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Longest B waits for its event in the webhook attack (the first release candidate took 171 s). */
 const MAX_WAIT_MS = 120_000;
+/** Pause between an attack's end and the quiet measure of the next attack's baseline. */
+const SETTLE_MS = 3000;
 
 /** Runs the scenario against this build, and against BENCH_ISOLATION_BEFORE when set. */
 export async function runIsolation(ctx) {
@@ -77,7 +79,16 @@ async function runAgainst(ctx, main, label) {
     const quietB = await prepareB(server.url, b.apiKey);
     const measure = () => measureB(server.url, b.measureKeys, quietB.accountId, seconds);
     const rows = [{ attack: 'quiet', ...(await measure()) }];
-    for (const [key, attack] of chosen) {
+    for (const [index, [key, attack]] of chosen.entries()) {
+      // B's quiet figures right before each attack are its baseline: a shared machine's load drifts
+      // over a run of minutes, and a p99 measured at its start says little of the state ten
+      // minutes later. The previous attack gets a few seconds to wind down first.
+      let quiet = rows[0];
+      if (index > 0) {
+        ctx.progress(`isolation (${label}): quiet before ${attack}`);
+        await sleep(SETTLE_MS);
+        quiet = await measure();
+      }
       ctx.progress(`isolation (${label}): ${attack}`);
       // Each attack starts with a fresh key of A, as each would on its own (a spent window, or the
       // cost of the previous attack's large reads, would otherwise blunt the next one).
@@ -86,7 +97,13 @@ async function runAgainst(ctx, main, label) {
       await sleep(1000); // the attack gets going before B measures
       const measured = await measure();
       const outcome = await attacker.stop();
-      rows.push({ attack, ...measured, ...outcome, rssMiB: rss.takeMax() });
+      rows.push({
+        attack,
+        ...measured,
+        ...outcome,
+        quiet: { pages: quiet.pages, account: quiet.account },
+        rssMiB: rss.takeMax(),
+      });
     }
     return { label, seconds, rows, rssMaxMiB: rss.max };
   } finally {

@@ -131,6 +131,8 @@ async function overheads(ctx, env, direct, calls) {
   return {
     client50: of('client', 0),
     client99: of('client', 1),
+    ownClient50: of('ownClient', 0),
+    ownClient99: of('ownClient', 1),
     raw50: of('raw', 0),
     raw99: of('raw', 1),
     clientCost50: spread(rounds.map((r) => r.ownClient[0] - r.raw[0])),
@@ -225,6 +227,8 @@ export async function runMcp(ctx, server) {
     mcp99: legacy.p99,
     client50: measured.client50,
     client99: measured.client99,
+    ownClient50: measured.ownClient50,
+    ownClient99: measured.ownClient99,
     raw50: measured.raw50,
     raw99: measured.raw99,
     clientCost50: measured.clientCost50,
