@@ -63,15 +63,19 @@ export interface Target {
 /**
  * Sends one leased attempt and records the outcome. A dispatcher killed between sending and
  * recording records nothing: the lease runs out and the attempt is sent again (at-least-once).
+ * `sent` is called once the HTTP exchange is over (or was never started), before the outcome is
+ * recorded: the receiver no longer holds anything of this attempt.
  */
 export async function deliverOne(
   deps: DeliverDeps,
   delivery: DeliveryRow,
   token: string,
   target: Target | undefined,
+  sent?: () => void,
 ): Promise<void> {
   const { subscription, event } = target ?? {};
   if (!subscription || !event || subscription.status !== 'active' || subscription.deletedAt) {
+    sent?.();
     await completeAttempt(deps.db, delivery.id, token, {
       status: 'failed',
       responseStatus: null,
@@ -102,6 +106,8 @@ export async function deliverOne(
   } catch (err) {
     if (err instanceof SendAbortedError) return;
     throw err;
+  } finally {
+    sent?.();
   }
   if (deps.abort.aborted) return;
   if (outcome.failure !== undefined) {

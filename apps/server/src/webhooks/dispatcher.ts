@@ -5,10 +5,11 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
+import { ClaimQueue } from './claim-queue.js';
 import { type DeliverDeps, type DeliveryObserver, deliverOne } from './deliver.js';
-import type { DeliveryRow } from './deliveries.repo.js';
 import { fanOut } from './fan-out.js';
-import { type Claimed, type InFlight, leaseDueWithTargets } from './lease.repo.js';
+import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
+import { type Claimed, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
 import { guardedConnector, type Resolver } from './ssrf-guard.js';
 import { SuccessRecorder } from './success-batch.js';
 
@@ -63,9 +64,6 @@ export interface WebhookDispatcher {
   runOnce(): Promise<number>;
 }
 
-/** Events fanned out per transaction. */
-const FAN_OUT_BATCH = 200;
-
 const noopLog: DispatcherLog = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** Creates a dispatcher (not started). */
@@ -88,8 +86,18 @@ class Dispatcher implements WebhookDispatcher {
   readonly #options: DispatcherOptions;
   readonly #concurrency: number;
   readonly #tenantCap: number;
-  /** Free slots worth a claim: a quarter of them at least (fewer queries under load). */
+  /**
+   * Attempts held at most: the slots, and as many claimed ahead, so that a freed slot starts its
+   * next send at once instead of after a claim's round trip.
+   */
+  readonly #capacity: number;
+  /** Free room worth a claim: a quarter of the slots at least (fewer queries under load). */
   readonly #refill: number;
+  /**
+   * Least lease left for a waiting attempt to be sent: the send timeout and half the lease's
+   * margin past it, so that its outcome is recorded well before another dispatcher may take it.
+   */
+  readonly #minLeaseLeftMs: number;
   readonly #pollMs: number;
   readonly #leaseMs: number;
   readonly #log: DispatcherLog;
@@ -97,9 +105,15 @@ class Dispatcher implements WebhookDispatcher {
   readonly #ownAgent: boolean;
   readonly #deliverDeps: DeliverDeps;
   readonly #killSwitch = new AbortController();
+  /** Attempts under way, each until its outcome is recorded. */
   readonly #inFlight = new Set<Promise<void>>();
-  /** This dispatcher's attempts in flight per subscription: the shares the claim respects. */
-  readonly #busy = new Map<string, InFlight>();
+  /** HTTP exchanges open: the slots in use. */
+  #sending = 0;
+  /** Attempts leased to this dispatcher, waiting or being sent: the shares claims and sends respect. */
+  readonly #queue: ClaimQueue;
+  /** Sends started, ever (runOnce's answer). */
+  #launched = 0;
+  readonly #fanOuts: FanOutRunner;
   /** Identifies this dispatcher's leases. */
   readonly #token = randomUUID();
   #running = false;
@@ -108,10 +122,6 @@ class Dispatcher implements WebhookDispatcher {
   /** A slot freed or an event arrived since the loop last claimed: its next sleep ends at once. */
   #woken = false;
   #closing: Promise<void> | undefined;
-  #backlog = true;
-  #lastFanOut = 0;
-  /** An event was committed since the last fan-out. */
-  #notified = false;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
 
   constructor(options: DispatcherOptions) {
@@ -121,9 +131,13 @@ class Dispatcher implements WebhookDispatcher {
       options.tenantConcurrency ?? options.webhooks.tenantConcurrency,
       this.#concurrency,
     );
+    this.#capacity = 2 * this.#concurrency;
+    this.#queue = new ClaimQueue(this.#tenantCap);
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#leaseMs = options.webhooks.leaseMs;
+    const { timeoutMs } = options.webhooks;
+    this.#minLeaseLeftMs = timeoutMs + Math.max(0, this.#leaseMs - timeoutMs) / 2;
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);
@@ -134,13 +148,20 @@ class Dispatcher implements WebhookDispatcher {
       log: this.#log,
       successes: new SuccessRecorder(options.db),
     };
+    this.#fanOuts = new FanOutRunner({
+      ...options,
+      log: this.#log,
+      pollMs: this.#pollMs,
+      onAttempts: () => this.#signal(),
+      running: () => this.#running,
+    });
   }
 
   start(): void {
     if (this.#running || this.#closing) return;
     this.#running = true;
     this.#unsubscribe = this.#options.notifications?.(() => {
-      this.#notified = true;
+      this.#fanOuts.notify();
       this.#signal();
     });
     this.#loop = this.#run();
@@ -152,14 +173,14 @@ class Dispatcher implements WebhookDispatcher {
 
   stop(): Promise<void> {
     this.#running = false;
-    this.#closing ??= this.#settle(() => this.#agent.close());
+    this.#closing ??= this.#settle(true, () => this.#agent.close());
     return this.#closing;
   }
 
   kill(): Promise<void> {
     this.#running = false;
     this.#killSwitch.abort();
-    this.#closing ??= this.#settle(() => this.#agent.destroy());
+    this.#closing ??= this.#settle(false, () => this.#agent.destroy());
     return this.#closing;
   }
 
@@ -167,22 +188,26 @@ class Dispatcher implements WebhookDispatcher {
     while ((await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) > 0) {}
     // Attempts that fall due while this runs (retries) are left for the next run.
     const dueBy = this.#options.clock();
-    let sent = 0;
-    for (;;) {
-      const rows = await this.#claim(this.#concurrency - this.#inFlight.size, dueBy);
-      sent += rows.length;
-      this.#launch(rows);
-      if (this.#inFlight.size === 0) return sent;
+    const launched = this.#launched;
+    while (!this.#closing) {
+      const rows = await this.#claim(this.#capacity - this.#queue.size, dueBy);
+      this.#enqueue(rows);
+      if (this.#inFlight.size === 0) break;
       // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
-      if (rows.length === 0) await Promise.race(this.#inFlight);
+      if (rows.length === 0 || this.#queue.size >= this.#capacity) await Promise.race(this.#inFlight);
     }
+    return this.#launched - launched;
   }
 
-  async #settle(closeAgent: () => Promise<void>): Promise<void> {
+  /** Ends a run: a stop gives back the leases of attempts claimed ahead, a kill leaves them to run out. */
+  async #settle(release: boolean, closeAgent: () => Promise<void>): Promise<void> {
     const unsubscribe = await this.#unsubscribe?.catch(() => undefined);
     await unsubscribe?.();
     this.#signal();
     await this.#loop;
+    await this.#fanOuts.settled();
+    const waiting = this.#queue.dropWaiting();
+    if (release) await this.#release(waiting);
     await Promise.allSettled([...this.#inFlight]);
     if (this.#ownAgent) await closeAgent();
   }
@@ -190,17 +215,20 @@ class Dispatcher implements WebhookDispatcher {
   async #run(): Promise<void> {
     while (this.#running) {
       try {
-        const free = this.#concurrency - this.#inFlight.size;
+        const free = this.#capacity - this.#queue.size;
         let short = true;
-        if (free >= this.#refill || this.#inFlight.size === 0) {
+        if (free >= this.#refill || this.#queue.size === 0) {
           this.#woken = false;
-          await this.#maybeFanOut();
+          const fanning = this.#fanOuts.run();
+          // Idle: the new attempts are what the claim is for. Busy: the fan-out runs beside the
+          // claims (on another connection) and wakes the loop when it added attempts.
+          if (this.#queue.size === 0) await fanning;
           // Fewer than asked for: everything claimable within the shares was claimed, so another
-          // claim is worth it only after a slot frees up or an event arrives (both wake the loop).
-          short = this.#launch(await this.#claim(free)).length < free;
+          // claim is worth it only after a slot frees up, an event arrives or a fan-out added
+          // attempts (each wakes the loop).
+          short = this.#enqueue(await this.#claim(free)) < free;
         }
-        const idle = short && !this.#notified && !this.#backlog;
-        if (idle || this.#concurrency - this.#inFlight.size < this.#refill) await this.#sleep(this.#pollMs);
+        if (short || this.#capacity - this.#queue.size < this.#refill) await this.#sleep(this.#pollMs);
       } catch (err) {
         if (!this.#running) break;
         this.#log.error({ err }, 'webhook dispatcher poll failed; retrying');
@@ -208,17 +236,6 @@ class Dispatcher implements WebhookDispatcher {
         await this.#sleep(this.#pollMs * 5);
       }
     }
-  }
-
-  /**
-   * Fans out new events at most once per poll interval, or at once while a backlog remains or
-   * after a notification.
-   */
-  async #maybeFanOut(): Promise<void> {
-    if (!this.#backlog && !this.#notified && Date.now() - this.#lastFanOut < this.#pollMs) return;
-    this.#lastFanOut = Date.now();
-    this.#notified = false;
-    this.#backlog = (await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) >= FAN_OUT_BATCH;
   }
 
   /** Leases due attempts with what they are sent to and send (one round trip). */
@@ -229,46 +246,74 @@ class Dispatcher implements WebhookDispatcher {
       leasedUntil: new Date(now.getTime() + this.#leaseMs),
       token: this.#token,
       limit,
-      tenantCap: this.#tenantCap,
-      inFlight: [...this.#busy.values()],
+      // Each tenant may hold as many attempts ahead as it may send at once.
+      tenantCap: 2 * this.#tenantCap,
+      inFlight: this.#queue.holdings(),
     }).then((rows) => {
       this.#options.observer?.claimed(rows.length);
       return rows;
     });
   }
 
-  /** Starts every claimed send; each holds its slot until its outcome is recorded. */
-  #launch(claimed: Claimed[]): Promise<void>[] {
-    return claimed.map(({ row, target }) => {
-      const release = this.#hold(row);
-      const task = deliverOne(this.#deliverDeps, row, this.#token, target).catch((err: unknown) => {
-        if (!this.#killSwitch.signal.aborted) {
-          this.#log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
-        }
-      });
-      this.#inFlight.add(task);
-      void task.finally(() => {
-        this.#inFlight.delete(task);
-        release();
-        if (this.#concurrency - this.#inFlight.size >= this.#refill) this.#signal();
-      });
-      return task;
+  /** Holds claimed attempts and starts the sends there are slots for; returns how many it took. */
+  #enqueue(claimed: Claimed[]): number {
+    this.#queue.add(claimed);
+    this.#pump();
+    return claimed.length;
+  }
+
+  /**
+   * Starts waiting attempts while slots are free, within the tenants' shares. Nothing new starts
+   * once the dispatcher is stopping. An attempt that waited so long that its lease could run out
+   * during the send is given back unsent (another claim takes it again).
+   */
+  #pump(): void {
+    if (this.#closing) return;
+    const stale = this.#queue.dropWaiting(this.#options.clock().getTime() + this.#minLeaseLeftMs);
+    if (stale.length > 0) void this.#release(stale);
+    while (this.#sending < this.#concurrency) {
+      const next = this.#queue.next();
+      if (!next) break;
+      this.#launch(next);
+    }
+  }
+
+  /**
+   * Sends one attempt. It holds its slot while the request is open and its lease (and its place in
+   * the queue's capacity) until its outcome is recorded: recording overlaps the next sends, and
+   * still, an attempt counts only once recorded.
+   */
+  #launch({ row, target }: Claimed): void {
+    this.#launched += 1;
+    this.#sending += 1;
+    let open = true;
+    const sent = () => {
+      if (!open) return;
+      open = false;
+      this.#sending -= 1;
+      this.#queue.sent(row);
+      this.#pump();
+    };
+    const task = deliverOne(this.#deliverDeps, row, this.#token, target, sent).catch((err: unknown) => {
+      if (!this.#killSwitch.signal.aborted) {
+        this.#log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
+      }
+    });
+    this.#inFlight.add(task);
+    void task.finally(() => {
+      this.#inFlight.delete(task);
+      sent();
+      this.#queue.settled(row);
+      if (this.#capacity - this.#queue.size >= this.#refill) this.#signal();
     });
   }
 
-  /** Counts an attempt against its subscription's (and so its tenant's) share until released. */
-  #hold(row: DeliveryRow): () => void {
-    const entry = this.#busy.get(row.subscriptionId) ?? {
-      tenantId: row.tenantId,
-      subscriptionId: row.subscriptionId,
-      count: 0,
-    };
-    entry.count += 1;
-    this.#busy.set(row.subscriptionId, entry);
-    return () => {
-      entry.count -= 1;
-      if (entry.count === 0) this.#busy.delete(row.subscriptionId);
-    };
+  /** Gives back leases of attempts this dispatcher will not send; they run out if this fails. */
+  async #release(claimed: Claimed[]): Promise<void> {
+    const ids = claimed.map((c) => c.row.id);
+    await releaseLeases(this.#options.db, ids, this.#token).catch((err: unknown) => {
+      this.#log.warn({ err, attempts: ids.length }, 'webhook leases not released; they run out instead');
+    });
   }
 
   #signal(): void {

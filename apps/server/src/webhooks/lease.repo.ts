@@ -190,3 +190,16 @@ function leaseValues(input: LeaseRequest): unknown[] {
     inFlight.map((f) => f.count),
   ];
 }
+
+const RELEASE = `UPDATE webhook_deliveries SET lease_token = NULL, leased_until = NULL
+WHERE id = ANY ($1::text[]) AND lease_token = $2 AND status = 'pending'`;
+
+/**
+ * Gives back leases `token` holds on attempts it will not send (claimed ahead, then the dispatcher
+ * stopped or they waited too long): they are claimable again at once instead of when the lease runs
+ * out. An attempt whose lease was lost meanwhile is left alone.
+ */
+export async function releaseLeases(db: Db, ids: readonly string[], token: string): Promise<void> {
+  if (ids.length === 0) return;
+  await rowQuery(db)('webhook_release_leases', RELEASE, [ids, token]);
+}

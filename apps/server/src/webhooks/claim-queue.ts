@@ -1,0 +1,134 @@
+import type { DeliveryRow } from './deliveries.repo.js';
+import type { Claimed, InFlight } from './lease.repo.js';
+
+interface Share extends InFlight {
+  /** Of `count` (leased and held here), how many are being sent. */
+  sending: number;
+}
+
+/**
+ * The attempts one dispatcher holds a lease on: claimed ahead and waiting for a slot, being sent,
+ * or sent and being recorded. Claims count every held attempt against its subscription's and
+ * tenant's share; sends take waiting attempts round robin (the tenant, then the subscription, with
+ * the fewest being sent; then the oldest), never more than `tenantCap` of one tenant at once.
+ */
+export class ClaimQueue {
+  readonly #tenantCap: number;
+  readonly #waiting: Claimed[] = [];
+  readonly #shares = new Map<string, Share>();
+  readonly #tenantSending = new Map<string, number>();
+  #held = 0;
+
+  constructor(tenantCap: number) {
+    this.#tenantCap = tenantCap;
+  }
+
+  /** Attempts held: waiting, being sent and being recorded. */
+  get size(): number {
+    return this.#held;
+  }
+
+  /** Attempts waiting for a slot. */
+  get waiting(): number {
+    return this.#waiting.length;
+  }
+
+  /** Held attempts per subscription: what a claim counts against the shares. */
+  holdings(): InFlight[] {
+    return [...this.#shares.values()].map(({ tenantId, subscriptionId, count }) => ({
+      tenantId,
+      subscriptionId,
+      count,
+    }));
+  }
+
+  /** Holds newly claimed attempts until {@link next} takes them. */
+  add(claimed: readonly Claimed[]): void {
+    for (const c of claimed) {
+      const share = this.#shares.get(c.row.subscriptionId) ?? {
+        tenantId: c.row.tenantId,
+        subscriptionId: c.row.subscriptionId,
+        count: 0,
+        sending: 0,
+      };
+      share.count += 1;
+      this.#shares.set(c.row.subscriptionId, share);
+      this.#waiting.push(c);
+      this.#held += 1;
+    }
+  }
+
+  /**
+   * Takes the waiting attempt to send next and counts it as being sent; undefined when none waits
+   * or every waiting attempt's tenant already sends its full share.
+   */
+  next(): Claimed | undefined {
+    let best = -1;
+    let bestKey: [number, number, number] | undefined;
+    for (let i = 0; i < this.#waiting.length; i += 1) {
+      const { row } = this.#waiting[i] as Claimed;
+      const tenantSending = this.#tenantSending.get(row.tenantId) ?? 0;
+      if (tenantSending >= this.#tenantCap) continue;
+      const key: [number, number, number] = [
+        tenantSending,
+        this.#shares.get(row.subscriptionId)?.sending ?? 0,
+        row.nextAttemptAt?.getTime() ?? 0,
+      ];
+      if (!bestKey || before(key, bestKey)) {
+        best = i;
+        bestKey = key;
+      }
+    }
+    if (best < 0) return undefined;
+    const [taken] = this.#waiting.splice(best, 1) as [Claimed];
+    const share = this.#shares.get(taken.row.subscriptionId);
+    if (share) share.sending += 1;
+    this.#tenantSending.set(taken.row.tenantId, (this.#tenantSending.get(taken.row.tenantId) ?? 0) + 1);
+    return taken;
+  }
+
+  /** An attempt {@link next} took is no longer being sent (its exchange is over); still held. */
+  sent(row: DeliveryRow): void {
+    const left = (this.#tenantSending.get(row.tenantId) ?? 1) - 1;
+    if (left > 0) this.#tenantSending.set(row.tenantId, left);
+    else this.#tenantSending.delete(row.tenantId);
+    const share = this.#shares.get(row.subscriptionId);
+    if (share) share.sending -= 1;
+  }
+
+  /** An attempt {@link next} took is settled (recorded, or given up by a killed dispatcher). */
+  settled(row: DeliveryRow): void {
+    this.#release(row);
+  }
+
+  /**
+   * Removes and returns the waiting attempts whose lease ends before `sendBy` (a send started later
+   * might outlast it), or every waiting attempt when `sendBy` is omitted.
+   */
+  dropWaiting(sendBy?: number): Claimed[] {
+    const dropped: Claimed[] = [];
+    for (let i = this.#waiting.length - 1; i >= 0; i -= 1) {
+      const c = this.#waiting[i] as Claimed;
+      if (sendBy !== undefined && (c.row.leasedUntil?.getTime() ?? 0) >= sendBy) continue;
+      this.#waiting.splice(i, 1);
+      this.#release(c.row);
+      dropped.push(c);
+    }
+    return dropped;
+  }
+
+  #release(row: DeliveryRow): void {
+    this.#held -= 1;
+    const share = this.#shares.get(row.subscriptionId);
+    if (!share) return;
+    share.count -= 1;
+    if (share.count === 0) this.#shares.delete(row.subscriptionId);
+  }
+}
+
+function before(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i += 1) {
+    if ((a[i] as number) !== (b[i] as number)) return (a[i] as number) < (b[i] as number);
+  }
+  return false;
+}

@@ -1,0 +1,74 @@
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdSource } from '../lib/ids.js';
+import type { DispatcherLog } from './dispatcher.js';
+import { fanOut } from './fan-out.js';
+
+/** Events fanned out per statement. */
+export const FAN_OUT_BATCH = 200;
+
+/** What {@link FanOutRunner} needs. */
+export interface FanOutRunnerOptions {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  log: DispatcherLog;
+  /** Least time between fan-outs when nothing says there is more to do. */
+  pollMs: number;
+  /** Told when a fan-out added attempts (the claim loop wakes). */
+  onAttempts: () => void;
+  /** False once the dispatcher stops: no further batch starts on its own. */
+  running: () => boolean;
+}
+
+/**
+ * When a running dispatcher fans out: at most once per poll interval, at once after a
+ * notification, and batch after batch while a backlog remains; one fan-out at a time, beside the
+ * claims (on its own connection), so that a backlog of events never holds up sending.
+ */
+export class FanOutRunner {
+  readonly #o: FanOutRunnerOptions;
+  #running: Promise<void> | undefined;
+  #backlog = true;
+  #notified = false;
+  #last = 0;
+
+  constructor(options: FanOutRunnerOptions) {
+    this.#o = options;
+  }
+
+  /** An event was committed: the next {@link run} fans out whatever the interval. */
+  notify(): void {
+    this.#notified = true;
+  }
+
+  /** Starts a fan-out if one is due; resolves when the current one (if any) is done. Never rejects. */
+  run(): Promise<void> {
+    if (this.#running) return this.#running;
+    if (!this.#backlog && !this.#notified && Date.now() - this.#last < this.#o.pollMs) {
+      return Promise.resolve();
+    }
+    this.#last = Date.now();
+    this.#notified = false;
+    const batch = fanOut(this.#o.db, this.#o, FAN_OUT_BATCH).then(
+      (events) => {
+        this.#backlog = events >= FAN_OUT_BATCH;
+        if (events > 0) this.#o.onAttempts();
+      },
+      (err: unknown) => {
+        this.#backlog = false;
+        if (this.#o.running()) this.#o.log.error({ err }, 'webhook fan-out failed; retrying');
+      },
+    );
+    this.#running = batch.finally(() => {
+      this.#running = undefined;
+      if (this.#backlog && this.#o.running()) void this.run();
+    });
+    return this.#running;
+  }
+
+  /** Resolves once no fan-out runs (a stopping dispatcher waits for it). */
+  async settled(): Promise<void> {
+    while (this.#running) await this.#running;
+  }
+}
