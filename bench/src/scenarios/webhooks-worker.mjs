@@ -2,7 +2,9 @@
 // delivery script). A loopback receiver answers 200 at once; `customer-api dispatch` processes
 // deliver a backlog (events/s with one and with two dispatchers); plain undici POSTs of the same
 // bodies to the same receiver give the baseline; then events committed at a fixed moderate rate
-// give the commit-to-receipt latency. Prints one JSON line.
+// give the commit-to-receipt latency. Prints one JSON line. BENCH_WEBHOOKS_PROFILE=<dir> writes
+// each dispatcher process's CPU profile there (node --cpu-prof); BENCH_WEBHOOKS_NODE_ARGS adds Node
+// options to the dispatcher processes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -93,9 +95,15 @@ const until = (count, ms = 120_000) =>
     check();
   });
 
+function dispatcherArgs() {
+  const dir = process.env.BENCH_WEBHOOKS_PROFILE;
+  const extra = process.env.BENCH_WEBHOOKS_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return [...extra, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : []), SERVER_CLI, 'dispatch'];
+}
+
 function startDispatchers(n, extraEnv = {}) {
   return Array.from({ length: n }, () =>
-    spawn(process.execPath, [SERVER_CLI, 'dispatch'], {
+    spawn(process.execPath, dispatcherArgs(), {
       env: { ...process.env, ...env, ...extraEnv },
       stdio: 'ignore',
     }),
