@@ -27,11 +27,14 @@ export interface DispatcherOptions {
   agent?: Dispatcher_;
   /** DNS resolver of the default agent's SSRF guard. */
   resolve?: Resolver;
-  /** Attempts in flight at once (default `webhooks.concurrency`). */
+  /**
+   * Requests open to receivers at once (default `webhooks.concurrency`); up to as many attempts
+   * again are claimed ahead, and a sent attempt stays leased until its outcome is recorded.
+   */
   concurrency?: number;
   /**
-   * Attempts of one tenant in flight at once (default `webhooks.tenantConcurrency`, at most
-   * `concurrency`): a tenant with slow receivers holds no more than this share.
+   * Requests of one tenant open at once (default `webhooks.tenantConcurrency`, at most
+   * `concurrency`): a tenant with slow receivers holds no more than this share of the slots.
    */
   tenantConcurrency?: number;
   /** Idle wait between polls of the queue (default 200 ms; 1 s when `notifications` wake it). */
@@ -50,7 +53,10 @@ export interface DispatcherOptions {
 export interface WebhookDispatcher {
   /** Starts polling in the background. */
   start(): void;
-  /** Stops claiming, waits for in-flight attempts to be sent and recorded (SIGTERM). */
+  /**
+   * Stops claiming, gives back the leases of attempts claimed but not started, and waits for the
+   * attempts under way to be sent and recorded (SIGTERM).
+   */
   stop(): Promise<void>;
   /**
    * Simulates a crash: aborts in-flight sends and records nothing, leaving their leases to run
