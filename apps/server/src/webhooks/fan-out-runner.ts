@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import type { DispatcherLog } from './dispatcher.js';
+import type { DispatcherLog } from './dispatcher-options.js';
 import { fanOut } from './fan-out.js';
 
 /** Events fanned out per statement. */

@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { Dispatcher as Dispatcher_ } from 'undici';
+import type { Config } from '../config.js';
+import type { Db } from '../db/client.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdSource } from '../lib/ids.js';
+import type { DeliveryObserver } from './deliver.js';
+import type { Resolver } from './ssrf-guard.js';
+
+/** Log methods the dispatcher uses (a pino or Fastify logger fits). */
+export type DispatcherLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** Dependencies and tuning of `createDispatcher` (dispatcher.ts). */
+export interface DispatcherOptions {
+  db: Db;
+  clock: Clock;
+  ids: IdSource;
+  webhooks: Config['webhooks'];
+  log?: DispatcherLog;
+  /** HTTP agent; by default a pooled undici Agent behind the SSRF guard. */
+  agent?: Dispatcher_;
+  /** DNS resolver of the default agent's SSRF guard. */
+  resolve?: Resolver;
+  /**
+   * Requests open to receivers at once (default `webhooks.concurrency`); up to as many attempts
+   * again are claimed ahead, and a sent attempt stays leased until its outcome is recorded.
+   */
+  concurrency?: number;
+  /**
+   * Requests of one tenant open at once (default `webhooks.tenantConcurrency`, at most
+   * `concurrency`): a tenant with slow receivers holds no more than this share of the slots.
+   */
+  tenantConcurrency?: number;
+  /** Idle wait between polls of the queue (default 200 ms; 1 s when `notifications` wake it). */
+  pollIntervalMs?: number;
+  /**
+   * Subscribes to "an event was committed" signals (the outbox's `NOTIFY`): an idle dispatcher
+   * wakes at once instead of at its next poll. Returns the unsubscribe function.
+   */
+  notifications?: (onEvent: () => void) => Promise<() => Promise<void>>;
+  random?: () => number;
+  /** Told of claims and outcomes (the process's metrics). */
+  observer?: DeliveryObserver | undefined;
+}
+
+/** A webhook dispatcher: in the server process or alone (`customer-api dispatch`). */
+export interface WebhookDispatcher {
+  /** Starts polling in the background. */
+  start(): void;
+  /**
+   * Stops claiming, gives back the leases of attempts claimed but not started, and waits for the
+   * attempts under way to be sent and recorded (SIGTERM).
+   */
+  stop(): Promise<void>;
+  /**
+   * Simulates a crash: aborts in-flight sends and records nothing, leaving their leases to run
+   * out so that another dispatcher sends them again.
+   */
+  kill(): Promise<void>;
+  /**
+   * Fans out pending events, then sends every attempt due now, within the same shares as a running
+   * dispatcher, and waits for them: for tests and benchmarks. Returns the attempts sent.
+   */
+  runOnce(): Promise<number>;
+}
