@@ -5,6 +5,11 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     // One migrated PGlite dump shared by every test file (see src/test/global-setup.ts).
     globalSetup: ['src/test/global-setup.ts'],
+    // Files share their workers' modules instead of loading Fastify, drizzle, PGlite and the contract
+    // again for each of ~100 files: on PGlite the suite's CPU halves, on PostgreSQL it is unchanged.
+    // Each file opens and closes its own database and app. A file that mocks a module (vi.mock) or
+    // leaves process-wide state changed needs a project of its own with isolation.
+    isolate: false,
     // A ceiling, not a budget: every package's tests run at once on two cores under `pnpm test`,
     // and tests that start processes (servers, CLIs, packers) take seconds each there.
     testTimeout: 120_000,
