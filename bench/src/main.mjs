@@ -1,13 +1,17 @@
 #!/usr/bin/env node
-// pnpm bench [--quick] [--only=overhead,scale,...] [--write] [--render]
+// pnpm bench [--quick | --smoke] [--only=overhead,scale,...] [--write] [--render]
 // Runs every scenario of issue 8 in one go on this machine and writes docs/benchmarks.md (a full
-// run, or --write) or bench/results/quick.md (--quick). Needs the built packages
+// run, or --write) or bench/results/quick.md (--quick). --smoke (CI's Node 24 pass) runs every
+// scenario at the smallest sizes that still produce each figure, writes bench/results/smoke.md,
+// never docs/, and exits non-zero when a scenario throws or leaves a figure empty (NaN, no
+// samples); its figures are not compared with the targets. Needs the built packages
 // (pnpm build) and PostgreSQL at 127.0.0.1:5432 (BENCH_PG_URL); uses databases named bench*.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ensureDatabase, tenantKey } from './lib/db.mjs';
-import { startOurs } from './lib/ours.mjs';
+import { redisAnswers, startOurs } from './lib/ours.mjs';
 import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
+import { emptyFigures, emptyReportLines } from './lib/smoke-check.mjs';
 import { machine, renderReport } from './report.mjs';
 import { runIdempotency } from './scenarios/idempotency.mjs';
 import { runIngestion } from './scenarios/ingestion.mjs';
@@ -22,35 +26,44 @@ const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory', 'iso
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
     render: { type: 'boolean', default: false },
     only: { type: 'string' },
     write: { type: 'boolean', default: false },
   },
 });
 const only = new Set(values.only ? values.only.split(',') : ALL);
-const quick = values.quick;
+const smoke = values.smoke;
+// A smoke run is a quick run made smaller still: every `ctx.quick` size applies, and the
+// scenarios shrink further where they read `ctx.smoke`.
+const quick = values.quick || smoke;
+const mode = smoke ? 'smoke' : quick ? 'quick' : 'full';
 const startedAt = Date.now();
 
-/** Raw figures: a full run's beside the report it produced (committed), a quick run's in bench/results. */
-const resultsFile = (isQuick) =>
-  isQuick ? `${ROOT}bench/results/quick.json` : `${ROOT}docs/benchmarks.json`;
+/** Raw figures: a full run's beside the report it produced (committed), others' in bench/results. */
+const resultsFile = (runMode) =>
+  runMode === 'full' ? `${ROOT}docs/benchmarks.json` : `${ROOT}bench/results/${runMode}.json`;
 
-/** Writes the report of `results` (docs/benchmarks.md and its charts, or bench/results/quick.md). */
+/** Writes the report of `results` (docs/benchmarks.md and its charts, or bench/results/<mode>.md). */
 function write(results) {
   const report = renderReport(results);
-  const toDocs = !results.quick || values.write;
-  const target = toDocs ? `${ROOT}docs/benchmarks.md` : `${ROOT}bench/results/quick.md`;
+  // A smoke run's figures never reach docs/, --write or not.
+  const toDocs = !results.smoke && (!results.quick || values.write);
+  const target = toDocs
+    ? `${ROOT}docs/benchmarks.md`
+    : `${ROOT}bench/results/${results.smoke ? 'smoke' : 'quick'}.md`;
   writeFileSync(target, report.markdown);
   if (toDocs)
     for (const [file, svg] of Object.entries(report.charts)) writeFileSync(`${ROOT}docs/${file}`, svg);
   process.stdout.write(
     `${report.markdown}\nWritten to ${target.replace(ROOT, '')} (${results.seconds.toFixed(0)} s run).\n`,
   );
+  return report.markdown;
 }
 
 if (values.render) {
   // Re-renders the report of the last full run (e.g. after editing notes.mjs), measuring nothing.
-  write(JSON.parse(readFileSync(resultsFile(values.quick), 'utf8')));
+  write(JSON.parse(readFileSync(resultsFile(mode), 'utf8')));
   process.exit(0);
 }
 
@@ -63,32 +76,46 @@ for (const built of [SERVER_MAIN, MCP_MAIN, `${ROOT}packages/client/dist/index.j
 
 const ctx = {
   quick,
+  smoke,
   reps: quick ? 1 : 3,
-  loadSeconds: quick ? 0.6 : 8,
-  warmupSeconds: quick ? 0.3 : 3,
-  nodes: { n24: node24(), n20: node20({ optional: quick }) },
+  loadSeconds: smoke ? 0.3 : quick ? 0.6 : 8,
+  warmupSeconds: smoke ? 0.2 : quick ? 0.3 : 3,
+  // A smoke run skips Node 20 even where one is installed: scenario 1's Node 24 rows are its check.
+  nodes: { n24: node24(), n20: smoke ? undefined : node20({ optional: quick }) },
   progress: (line) =>
     process.stderr.write(`[${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}\n`),
 };
 ctx.versions = {
   node24: nodeVersion(ctx.nodes.n24),
-  node20: ctx.nodes.n20 ? nodeVersion(ctx.nodes.n20) : 'none found (skipped)',
+  node20: ctx.nodes.n20 ? nodeVersion(ctx.nodes.n20) : smoke ? 'skipped (smoke run)' : 'none found (skipped)',
 };
+// A smoke run needs only PostgreSQL: where Redis does not answer (a CI machine may have none),
+// our servers keep their rate-limit counts in memory instead of failing to start.
+if (smoke && !(await redisAnswers())) {
+  ctx.progress('Redis does not answer: servers rate-limit in memory for this smoke run');
+  process.env.BENCH_REDIS_URL = '';
+}
 
 const stopOnSignal = () => stopAll().finally(() => process.exit(130));
 process.once('SIGINT', stopOnSignal);
 process.once('SIGTERM', stopOnSignal);
 
+/** What a smoke run found wrong: scenarios that threw or left a figure empty. */
+const smokeFailures = [];
 const results = {
   quick,
+  smoke,
   startedAt: new Date(startedAt).toISOString(),
   machine: machine(),
   versions: ctx.versions,
 };
 try {
   ctx.progress('preparing the bench database');
-  // A full run starts from an empty database, so that the 1M-row load is part of it.
-  ctx.databaseUrl = await ensureDatabase('bench', { fresh: !quick });
+  // A full run starts from an empty database, so that the 1M-row load is part of it; a smoke run
+  // from an empty database of its own, as on a fresh clone (its scale tenants load in a second).
+  ctx.databaseUrl = smoke
+    ? await ensureDatabase('bench_smoke', { fresh: true })
+    : await ensureDatabase('bench', { fresh: !quick });
   ctx.pages = tenantKey(ctx.databaseUrl, 'bench-pages');
   const ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl: ctx.databaseUrl });
   ctx.ours24 = ours24;
@@ -108,7 +135,15 @@ try {
     if (!only.has(name)) continue;
     ctx.progress(`scenario ${name}`);
     const t0 = Date.now();
-    results[name] = await steps[name](ctx, ours24);
+    try {
+      results[name] = await steps[name](ctx, ours24);
+    } catch (error) {
+      // A smoke run goes on to the other scenarios, so that one run names every failure.
+      if (!smoke) throw error;
+      smokeFailures.push(`${name} threw: ${error.stack ?? error}`);
+      ctx.progress(`scenario ${name} threw: ${error.message}`);
+      continue;
+    }
     results[name].seconds = (Date.now() - t0) / 1000;
   }
 } finally {
@@ -120,9 +155,9 @@ mkdirSync(`${ROOT}bench/results`, { recursive: true });
 // says which scenarios were measured again and when.
 const rerun = ALL.filter((name) => only.has(name));
 const merged =
-  values.only && !quick && existsSync(resultsFile(false))
+  values.only && !quick && existsSync(resultsFile('full'))
     ? (() => {
-        const last = JSON.parse(readFileSync(resultsFile(false), 'utf8'));
+        const last = JSON.parse(readFileSync(resultsFile('full'), 'utf8'));
         return {
           ...last,
           ...Object.fromEntries(rerun.map((name) => [name, results[name]])),
@@ -136,5 +171,16 @@ const merged =
         };
       })()
     : results;
-writeFileSync(resultsFile(quick), `${JSON.stringify(merged, null, 2)}\n`);
-write(merged);
+writeFileSync(resultsFile(mode), `${JSON.stringify(merged, null, 2)}\n`);
+const markdown = write(merged);
+if (smoke) {
+  for (const name of rerun) if (results[name]) smokeFailures.push(...emptyFigures(name, results[name]));
+  smokeFailures.push(...emptyReportLines(markdown));
+  if (smokeFailures.length) {
+    process.stderr.write(`\nSmoke run failed:\n${smokeFailures.map((f) => `- ${f}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(
+    `\nSmoke run passed: every scenario (${rerun.join(', ')}) produced its figures in ${results.seconds.toFixed(0)} s.\n`,
+  );
+}

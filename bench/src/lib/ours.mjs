@@ -1,9 +1,30 @@
 // Our server as production runs it: `customer-api serve`, NODE_ENV=production (response
 // validation off), rate limiting in Redis, no in-process webhook dispatcher.
+import { connect } from 'node:net';
 import { freePort, SERVER_MAIN, startProcess } from './proc.mjs';
 
-/** Redis of the rate limiter (a database number of its own). */
-export const BENCH_REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+/**
+ * Redis of the rate limiter (a database number of its own); read when a server starts, so that a
+ * smoke run can switch it off (BENCH_REDIS_URL='': rate-limit counts in the server's memory).
+ */
+const benchRedisUrl = () => process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
+
+/** Whether the rate limiter's Redis accepts a TCP connection within a second. */
+export function redisAnswers() {
+  const url = benchRedisUrl();
+  if (!url) return Promise.resolve(false);
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port || 6379), hostname);
+    const done = (answers) => {
+      socket.destroy();
+      resolve(answers);
+    };
+    socket.setTimeout(1000, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
 
 /** Starts our server on `bin` against PostgreSQL (`databaseUrl`) or PGlite (`dataDir`). */
 export async function startOurs({ name, bin, databaseUrl, dataDir, env = {} }) {
@@ -22,7 +43,7 @@ export async function startOurs({ name, bin, databaseUrl, dataDir, env = {} }) {
       PORT: String(port),
       DATABASE_URL: databaseUrl ?? '',
       ...(dataDir ? { DATA_DIR: dataDir } : {}),
-      REDIS_URL: databaseUrl ? BENCH_REDIS_URL : '',
+      REDIS_URL: databaseUrl ? benchRedisUrl() : '',
       RATE_LIMIT_MAX: '1000000000',
       WEBHOOKS_DISPATCHER: '0',
       ...env,

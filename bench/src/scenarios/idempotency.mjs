@@ -49,12 +49,12 @@ async function postRetrying(http, apiKey, request, key, counts) {
 }
 
 /** p50/p99 with and without a key, alternating request by request on one connection. */
-async function latencies(url, apiKey, samples) {
+async function latencies(url, apiKey, samples, warmUp) {
   const http = new Pool(url, { connections: 1 });
   const out = {};
   try {
     for (const [name, make] of Object.entries(OPERATIONS)) {
-      for (let i = 0; i < 200; i += 1) await post(http, apiKey, make(i), i % 2 ? randomUUID() : undefined);
+      for (let i = 0; i < warmUp; i += 1) await post(http, apiKey, make(i), i % 2 ? randomUUID() : undefined);
       const plain = [];
       const keyed = [];
       for (let i = 0; i < samples; i += 1) {
@@ -64,6 +64,7 @@ async function latencies(url, apiKey, samples) {
       const p50 = { plain: percentile(plain, 0.5), keyed: percentile(keyed, 0.5) };
       out[name] = {
         samples,
+        warmUp,
         p50,
         p99: { plain: percentile(plain, 0.99), keyed: percentile(keyed, 0.99) },
         addedP50: p50.keyed - p50.plain,
@@ -131,8 +132,10 @@ async function measureTable(ctx, name, creations, env) {
 
 /** Runs scenario 8 against its own databases and server processes (PostgreSQL, Node 24). */
 export async function runIdempotency(ctx) {
-  const samples = Number(process.env.BENCH_IDEMPOTENCY_SAMPLES ?? (ctx.quick ? 300 : 1000));
-  const creations = Number(process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.quick ? 2_000 : 100_000));
+  const samples = Number(process.env.BENCH_IDEMPOTENCY_SAMPLES ?? (ctx.smoke ? 50 : ctx.quick ? 300 : 1000));
+  const creations = Number(
+    process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.smoke ? 300 : ctx.quick ? 2_000 : 100_000),
+  );
   const loadAtStart = os
     .loadavg()
     .map((v) => v.toFixed(2))
@@ -143,7 +146,7 @@ export async function runIdempotency(ctx) {
   let latency;
   let roundTrip;
   try {
-    latency = await latencies(server.url, key.apiKey, samples);
+    latency = await latencies(server.url, key.apiKey, samples, ctx.smoke ? 20 : 200);
     roundTrip = await roundTripMs(databaseUrl, samples);
   } finally {
     await stopProcess(server);
@@ -189,7 +192,7 @@ export function renderIdempotency(r, table) {
   return [
     '## 8. The cost of `Idempotency-Key`',
     '',
-    `Sequential requests on one connection against a server on PostgreSQL, alternating without and with a fresh key (${Object.values(r.latency)[0]?.samples ?? 0} of each per operation, after 200 warm-up requests), in ms. Target: under 1 ms added at p50. A keyed write makes four more round trips to PostgreSQL than the same write without a key (BEGIN, the lock with the read of the kept response, the kept response with the sweep, COMMIT; the service's own transaction becomes a savepoint); one round trip took ${r.roundTrip === undefined ? 'n/a' : ms(r.roundTrip)} ms at p50 in this run. Load average when the scenario started: ${r.loadAtStart ?? 'n/a'} (the machine is shared; latency figures move with it).`,
+    `Sequential requests on one connection against a server on PostgreSQL, alternating without and with a fresh key (${Object.values(r.latency)[0]?.samples ?? 0} of each per operation, after ${Object.values(r.latency)[0]?.warmUp ?? 200} warm-up requests), in ms. Target: under 1 ms added at p50. A keyed write makes four more round trips to PostgreSQL than the same write without a key (BEGIN, the lock with the read of the kept response, the kept response with the sweep, COMMIT; the service's own transaction becomes a savepoint); one round trip took ${r.roundTrip === undefined ? 'n/a' : ms(r.roundTrip)} ms at p50 in this run. Load average when the scenario started: ${r.loadAtStart ?? 'n/a'} (the machine is shared; latency figures move with it).`,
     '',
     table(['Operation', 'p50 without', 'p50 with key', 'added at p50', 'p99 without', 'p99 with key'], rows),
     '',

@@ -28,6 +28,23 @@ const MAX_WAIT_MS = 120_000;
 /** Pause between an attack's end and the quiet measure of the next attack's baseline. */
 const SETTLE_MS = 3000;
 
+/**
+ * The attacks' sizes: full, quick, and smoke (the smallest that still runs every attack's path:
+ * a trash to search, messages to read, subscriptions slower than B's phase, idle connections).
+ */
+const SIZES = {
+  full: { seconds: 20, settleMs: SETTLE_MS, startMs: 1000, trash: 200_000, messages: 150 },
+  quick: { seconds: 5, settleMs: SETTLE_MS, startMs: 1000, trash: 50_000, messages: 40 },
+  smoke: { seconds: 1.5, settleMs: 500, startMs: 300, trash: 2_000, messages: 5 },
+};
+/** Attack 3's sizes (the full ones in quick runs too) and attack 4's idle connections. */
+const ATTACK_SIZES = {
+  full: { subscriptions: 300, slowMs: 9_000, bAfterMs: 2000, idle: 10_000 },
+  quick: { subscriptions: 300, slowMs: 9_000, bAfterMs: 2000, idle: 2_000 },
+  smoke: { subscriptions: 20, slowMs: 2_000, bAfterMs: 500, idle: 200 },
+};
+const sizeKey = (ctx) => (ctx.smoke ? 'smoke' : ctx.quick ? 'quick' : 'full');
+
 /** Runs the scenario against this build, and against BENCH_ISOLATION_BEFORE when set. */
 export async function runIsolation(ctx) {
   const out = { after: await runAgainst(ctx, SERVER_MAIN, 'after') };
@@ -44,7 +61,8 @@ const ATTACKS = [
 ];
 
 async function runAgainst(ctx, main, label) {
-  const seconds = Number(process.env.BENCH_ISOLATION_SECONDS ?? (ctx.quick ? 5 : 20));
+  const sizes = SIZES[sizeKey(ctx)];
+  const seconds = Number(process.env.BENCH_ISOLATION_SECONDS ?? sizes.seconds);
   const only = process.env.BENCH_ISOLATION_ATTACKS?.split(',');
   const chosen = ATTACKS.filter(([key]) => !only || only.includes(key));
   const databaseUrl = await ensureDatabase('bench_isolation', { fresh: true });
@@ -53,8 +71,8 @@ async function runAgainst(ctx, main, label) {
   // B measures with keys of its own: enough samples for a p99 while each key stays within its limit.
   b.measureKeys = Array.from({ length: 4 }, () => tenantKey(databaseUrl, 'quiet-b').apiKey);
   if (chosen.some(([key]) => key === 'trash')) {
-    ctx.progress(`isolation (${label}): ${ctx.quick ? 50_000 : 200_000} trashed assets for tenant A`);
-    await trashMany(databaseUrl, a.tenantId, ctx.quick ? 50_000 : 200_000);
+    ctx.progress(`isolation (${label}): ${sizes.trash.toLocaleString('en')} trashed assets for tenant A`);
+    await trashMany(databaseUrl, a.tenantId, sizes.trash);
   }
   const port = await freePort();
   const server = await startProcess({
@@ -86,15 +104,21 @@ async function runAgainst(ctx, main, label) {
       let quiet = rows[0];
       if (index > 0) {
         ctx.progress(`isolation (${label}): quiet before ${attack}`);
-        await sleep(SETTLE_MS);
+        await sleep(sizes.settleMs);
         quiet = await measure();
       }
       ctx.progress(`isolation (${label}): ${attack}`);
       // Each attack starts with a fresh key of A, as each would on its own (a spent window, or the
       // cost of the previous attack's large reads, would otherwise blunt the next one).
       const attackerKey = { ...a, apiKey: tenantKey(databaseUrl, 'noisy-a').apiKey };
-      const attacker = attackInWorker(key, { url: server.url, a: attackerKey, b, quietB, quick: ctx.quick });
-      await sleep(1000); // the attack gets going before B measures
+      const attacker = attackInWorker(key, {
+        url: server.url,
+        a: attackerKey,
+        b,
+        quietB,
+        sizes: { ...ATTACK_SIZES[sizeKey(ctx)], messages: sizes.messages },
+      });
+      await sleep(sizes.startMs); // the attack gets going before B measures
       const measured = await measure();
       const outcome = await attacker.stop();
       rows.push({
@@ -118,7 +142,7 @@ function profileArgs() {
   return [...extra, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])];
 }
 
-/** 200k trashed assets of tenant A, inserted by SQL as the review did, with their counter. */
+/** `count` trashed assets of tenant A (200k in a full run), inserted by SQL as the review did, with their counter. */
 async function trashMany(databaseUrl, tenantId, count) {
   const db = pgPool(databaseUrl, 1);
   try {
@@ -233,15 +257,15 @@ async function trashSearch({ url, a, signal }) {
 
 /**
  * Attack 2: A fills an audience's history with the largest messages the server takes (from
- * 1 MiB down, halving on 400) up to 150 of them, then reads the history 16 at a time.
+ * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), then reads the history 16 at a time.
  */
-async function messageHistories({ url, a, signal, ctx }) {
+async function messageHistories({ url, a, signal, sizes }) {
   const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
   const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
   const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
   let size = 1024 * 1024 - 1024;
   let stored = 0;
-  const target = ctx.quick ? 40 : 150;
+  const target = sizes.messages;
   while (stored < target && size > 1024) {
     const body = JSON.stringify({
       role: 'assistant',
@@ -290,16 +314,16 @@ async function receiver(delayMs) {
 }
 
 /**
- * Attack 3: A asks for 300 subscriptions to a receiver answering after 9 s and creates versions
- * (each fans out to all of them); 2 s later B, subscribed to a prompt receiver, creates one
+ * Attack 3 (full sizes; ATTACK_SIZES for a smoke run): A asks for 300 subscriptions to a receiver
+ * answering after 9 s and creates versions (each fans out to all of them); 2 s later B, subscribed to a prompt receiver, creates one
  * version: how long from B's commit to its delivery?
  */
-async function slowReceivers({ url, a, b, quietB, signal }) {
-  const slow = await receiver(9_000);
+async function slowReceivers({ url, a, b, quietB, signal, sizes }) {
+  const slow = await receiver(sizes.slowMs);
   const fast = await receiver(0);
   try {
     const subscriptions = {};
-    for (let i = 0; i < 300; i += 1) {
+    for (let i = 0; i < sizes.subscriptions; i += 1) {
       const body = JSON.stringify({ url: slow.url });
       const status = await request(url, a.apiKey, 'POST', '/v0/webhook_subscriptions', body);
       subscriptions[status] = (subscriptions[status] ?? 0) + 1;
@@ -316,7 +340,7 @@ async function slowReceivers({ url, a, b, quietB, signal }) {
         {},
       );
     }
-    await sleep(2000);
+    await sleep(sizes.bAfterMs);
     // Taken before the request: an upper bound of commit-to-receipt.
     const committed = Date.now();
     await api(
@@ -337,8 +361,8 @@ async function slowReceivers({ url, a, b, quietB, signal }) {
   }
 }
 
-/** Attack 4: 10,000 idle keyless connections and 50 bodies trickled a byte a second. */
-async function connections({ url, signal, ctx }) {
+/** Attack 4: 10,000 idle keyless connections (full run) and 50 bodies trickled a byte a second. */
+async function connections({ url, signal, sizes }) {
   const { port } = new URL(url);
   const sockets = [];
   let closedByServer = 0;
@@ -352,7 +376,7 @@ async function connections({ url, signal, ctx }) {
     sockets.push(socket);
     return socket;
   };
-  const idle = ctx.quick ? 2_000 : 10_000;
+  const idle = sizes.idle;
   for (let i = 0; i < idle; i += 1) {
     open(() => {});
     if (i % 500 === 499) await sleep(10);
@@ -398,8 +422,7 @@ if (!isMainThread && workerData?.attack) {
   const stop = new AbortController();
   parentPort.on('message', (message) => message === 'stop' && stop.abort());
   const [, , run] = ATTACKS.find(([key]) => key === workerData.attack);
-  const { quick, ...args } = workerData;
-  parentPort.postMessage(await run({ ...args, signal: stop.signal, ctx: { quick } }));
+  parentPort.postMessage(await run({ ...workerData, signal: stop.signal }));
 }
 
 /** Samples the server's RSS every 250 ms; `takeMax` returns and resets the max since last call. */

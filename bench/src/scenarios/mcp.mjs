@@ -3,8 +3,8 @@
 // connection (`initialize`, then calls) and a 2026-07-28 one (no handshake, `_meta` on every
 // request). Both are driven with raw JSON-RPC lines, so the figure is the server's own overhead
 // and not a client library's. Calls alternate, one at a time, so all see the same noise.
-// Then 1,000 sequential stateless calls over Streamable HTTP (a fresh MCP server per request),
-// sampling the MCP server's heap after garbage collection: it must stay flat.
+// Then 1,000 sequential stateless calls over Streamable HTTP (a fresh MCP server per request; 100
+// in a smoke run), sampling the MCP server's heap after garbage collection: it must stay flat.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -81,7 +81,7 @@ async function openEra(ctx, env, era) {
 }
 
 /** Per-call p50/p99 of each era next to the direct client, `calls` of each per round. */
-async function overheads(ctx, env, direct, calls) {
+async function overheads(ctx, env, direct, calls, warmUp) {
   const eras = { 2025: await openEra(ctx, env, '2025'), '2026-07-28': await openEra(ctx, env, '2026-07-28') };
   const plain = () => direct.listPages({ query: { limit: 20 } });
   // The client's own cost: the same GET with undici.request, its body parsed as JSON.
@@ -94,7 +94,7 @@ async function overheads(ctx, env, direct, calls) {
   };
   const rounds = [];
   try {
-    for (let i = 0; i < 20; i += 1)
+    for (let i = 0; i < warmUp; i += 1)
       await Promise.all([eras[2025].call(), eras['2026-07-28'].call(), plain(), raw()]);
     for (let r = 0; r < ctx.reps; r += 1) {
       const samples = { 2025: [], '2026-07-28': [], client: [], raw: [], ownClient: [] };
@@ -155,8 +155,9 @@ process.on('message', (m) => {
 process.send({ url: http.url });
 `;
 
-/** 1,000 sequential 2026-07-28 calls over HTTP; the server's heap (after GC) every 100 calls. */
-async function statelessMemory(ctx, env, apiKey) {
+/** `total` sequential 2026-07-28 calls over HTTP; the server's heap (after GC) every tenth of them. */
+async function statelessMemory(ctx, env, apiKey, total) {
+  const every = total / 10;
   const child = spawn(
     ctx.nodes.n24,
     ['--expose-gc', '--input-type=module', '-e', MEMORY_CHILD, MCP_INDEX, env.CUSTOMER_API_BASE_URL],
@@ -184,12 +185,12 @@ async function statelessMemory(ctx, env, apiKey) {
     });
   const samples = [];
   try {
-    for (let i = 0; i <= 1000; i += 1) {
-      if (i % 100 === 0) {
+    for (let i = 0; i <= total; i += 1) {
+      if (i % every === 0) {
         child.send('sample');
         samples.push({ calls: i, ...(await next()) });
       }
-      if (i === 1000) break;
+      if (i === total) break;
       const res = await fetch(url, { method: 'POST', headers, body: body(i + 1) });
       if (!res.ok) throw new Error(`HTTP ${res.status}: ${(await res.text()).slice(0, 300)}`);
       await res.text();
@@ -197,13 +198,13 @@ async function statelessMemory(ctx, env, apiKey) {
   } finally {
     child.send('stop');
   }
-  // Growth from call 100 on: the first hundred include JIT warm-up and lazily loaded modules.
-  const at100 = samples.find((s) => s.calls === 100);
+  // Growth from the first tenth on: the first calls include JIT warm-up and lazily loaded modules.
+  const warm = samples.find((s) => s.calls === every);
   const last = samples.at(-1);
   return {
     samples,
-    heapGrowthAfterWarmUpMiB: last.heapMiB - at100.heapMiB,
-    rssGrowthAfterWarmUpMiB: last.rssMiB - at100.rssMiB,
+    heapGrowthAfterWarmUpMiB: last.heapMiB - warm.heapMiB,
+    rssGrowthAfterWarmUpMiB: last.rssMiB - warm.rssMiB,
   };
 }
 
@@ -216,9 +217,9 @@ export async function runMcp(ctx, server) {
     MCP_CONFIRM_SECRET: 'b'.repeat(32),
   };
   const direct = createClient({ baseUrl: server.url, apiKey });
-  const calls = ctx.quick ? 100 : 400;
-  const measured = await overheads(ctx, env, direct, calls);
-  const memory = await statelessMemory(ctx, env, apiKey);
+  const calls = ctx.smoke ? 30 : ctx.quick ? 100 : 400;
+  const measured = await overheads(ctx, env, direct, calls, ctx.smoke ? 5 : 20);
+  const memory = await statelessMemory(ctx, env, apiKey, ctx.smoke ? 100 : 1000);
   const legacy = measured.eras[2025];
   // mcp50/mcp99/overhead50: the 2025 stdio path, as reported before the 2026-07-28 revision.
   return {

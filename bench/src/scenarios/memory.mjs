@@ -1,5 +1,6 @@
 // Scenario 6: the server's RSS after the scale and load scenarios, then over a constant mixed
-// load (reads of /v0/pages, idempotent account log writes) of 5 minutes (15 s with --quick).
+// load (reads of /v0/pages, idempotent account log writes) of 5 minutes (8 s with --quick, 3 s
+// with --smoke).
 // Growth compares the last sample with the first one after a warm-up fifth of the run.
 import { tenantKey } from '../lib/db.mjs';
 import { hammer } from '../lib/load.mjs';
@@ -9,8 +10,8 @@ const RATE = 200; // requests per second, overall: constant, well below capacity
 
 /** Runs scenario 6 on our Node 24 server (the one every earlier scenario used). */
 export async function runMemory(ctx, server) {
-  const seconds = ctx.quick ? 8 : 300;
-  const every = ctx.quick ? 1 : 10;
+  const seconds = ctx.smoke ? 3 : ctx.quick ? 8 : 300;
+  const every = ctx.smoke ? 0.5 : ctx.quick ? 1 : 10;
   const afterEarlierScenarios = rssMiB(server.pid);
   const writer = tenantKey(ctx.databaseUrl, `bench-memory-${Date.now()}`);
   let n = 0;

@@ -9,6 +9,9 @@ import { loadScaleTenants, scaleTenant } from './scale-load.mjs';
 
 const FULL_SIZES = [10_000, 100_000, 1_000_000];
 const DEEP_PAGES = 500;
+/** A smoke run's tenants: small enough to load in a second, deep enough for its deep page. */
+const SMOKE_SIZES = [1_000, 2_000];
+const SMOKE_DEEP_PAGES = 20;
 const CONNECTIONS = 4;
 
 const accountId = (tenantId, i) =>
@@ -16,6 +19,7 @@ const accountId = (tenantId, i) =>
 
 /** Quick runs load 10k and 100k, and measure 1M too when an earlier full run left it loaded. */
 async function sizesFor(ctx) {
+  if (ctx.smoke) return SMOKE_SIZES;
   if (!ctx.quick) return FULL_SIZES;
   const db = pool(ctx.databaseUrl, 1);
   try {
@@ -30,10 +34,10 @@ async function sizesFor(ctx) {
   }
 }
 
-/** The cursor of page DEEP_PAGES (walked page by page, as a client would). */
-async function deepCursor(url, apiKey) {
+/** The cursor of page `deepPages` (walked page by page, as a client would). */
+async function deepCursor(url, apiKey, deepPages) {
   let cursor = null;
-  for (let page = 1; page < DEEP_PAGES; page += 1) {
+  for (let page = 1; page < deepPages; page += 1) {
     const q = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
     const body = await api(url, apiKey, 'GET', `/v0/accounts?limit=20${q}`);
     cursor = body.nextCursor;
@@ -44,7 +48,7 @@ async function deepCursor(url, apiKey) {
 
 async function measureSize(ctx, server, size, key, cursor) {
   const headers = { 'x-api-key': key.apiKey };
-  const seconds = ctx.quick ? 0.5 : 4;
+  const seconds = ctx.smoke ? 0.3 : ctx.quick ? 0.5 : 4;
   const run = (path) => latency({ url: server.url, headers, seconds, connections: CONNECTIONS, path });
   const first = await run(() => '/v0/accounts?limit=20');
   const deep = await run(() => `/v0/accounts?limit=20&cursor=${encodeURIComponent(cursor)}`);
@@ -57,6 +61,7 @@ async function measureSize(ctx, server, size, key, cursor) {
 /** Runs scenario 2 against our Node 24 server. */
 export async function runScale(ctx, server) {
   const sizes = await sizesFor(ctx);
+  const deepPages = ctx.smoke ? SMOKE_DEEP_PAGES : DEEP_PAGES;
   const { tenants, loadSeconds } = await loadScaleTenants(ctx.databaseUrl, sizes, ctx.progress);
   const cursors = {};
   const totals = {};
@@ -65,7 +70,7 @@ export async function runScale(ctx, server) {
     const first = await api(server.url, key.apiKey, 'GET', '/v0/accounts?limit=20');
     totals[size] = first.totalCount;
     if (first.totalCount !== size) throw new Error(`totalCount ${first.totalCount} for ${size} accounts`);
-    cursors[size] = await deepCursor(server.url, key.apiKey);
+    cursors[size] = await deepCursor(server.url, key.apiKey, deepPages);
   }
   const rounds = [];
   for (let r = 0; r < ctx.reps; r += 1) {
@@ -76,7 +81,7 @@ export async function runScale(ctx, server) {
     }
     rounds.push(round);
   }
-  return summarise(sizes, rounds, { loadSeconds, totals });
+  return summarise(sizes, rounds, { loadSeconds, totals, deepPages });
 }
 
 function summarise(sizes, rounds, extra) {
@@ -103,5 +108,5 @@ function summarise(sizes, rounds, extra) {
     [`deep page p50 / first page p50, ${big}`]: ratio((r) => r[big].deep.p50 / r[big].first.p50),
     [`GET account p50, ${big} / ${small}`]: ratio((r) => r[big].byId.p50 / r[small].byId.p50),
   };
-  return { sizes, rows, ratios, connections: CONNECTIONS, deepPages: DEEP_PAGES, ...extra };
+  return { sizes, rows, ratios, connections: CONNECTIONS, ...extra };
 }
