@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type CliOptions, inheritedEnv, runCli, SERVER_CLI, type TempDir, tempDir } from './server.js';
@@ -29,8 +29,7 @@ const templates = new Map<string, Promise<string>>();
 /**
  * The template of `cli`'s build: `customer-api migrate` run once on an empty data directory, kept
  * in the OS temp folder for every later process of this machine. Made in a staging directory and
- * renamed into place, so a reader never sees a half-made one; two processes making it at once
- * both succeed and one copy is kept.
+ * renamed into place, so a reader never sees a half-made one.
  */
 function template(cli: string): Promise<string> {
   const key = templateKey(cli);
@@ -43,8 +42,16 @@ function template(cli: string): Promise<string> {
   return made;
 }
 
+/** How long a process waits for another one making the same template before making its own. */
+const MAKER_WAIT_MS = 180_000;
+
 async function makeTemplate(cli: string, path: string): Promise<string> {
   if (existsSync(path)) return path;
+  // Test suites start at once under `pnpm test`: one makes the template, the others wait for it
+  // instead of each running initdb too. A lock whose process is gone is taken over.
+  const lock = `${path}.lock`;
+  const owned = await takeLock(lock);
+  if (!owned && (await madeByOther(path, lock))) return path;
   const staging = await mkdtemp(`${path}-staging-`);
   try {
     const env = { ...inheritedEnv(['DATABASE_URL']), DATA_DIR: staging, LOG_LEVEL: 'warn' };
@@ -56,7 +63,47 @@ async function makeTemplate(cli: string, path: string): Promise<string> {
     return path;
   } finally {
     await rm(staging, { recursive: true, force: true });
+    if (owned) await rm(lock, { force: true });
   }
+}
+
+/** Creates the lock file holding this process's id; false when it exists. */
+async function takeLock(lock: string): Promise<boolean> {
+  try {
+    await writeFile(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Waits while another live process holds the lock; true once the template exists, false when the
+ * lock went away without one, its process died (the stale lock is removed) or the wait ran out.
+ */
+async function madeByOther(path: string, lock: string): Promise<boolean> {
+  const deadline = Date.now() + MAKER_WAIT_MS;
+  while (Date.now() < deadline) {
+    if (existsSync(path)) return true;
+    const pid = Number(await readFile(lock, 'utf8').catch(() => 'gone'));
+    if (Number.isNaN(pid)) return existsSync(path);
+    if (pid > 0 && !isAlive(pid)) {
+      await rm(lock, { force: true });
+      return false;
+    }
+    // A file appearing in another process has no event to wait on here but its existence.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return existsSync(path);
 }
 
 /**
