@@ -107,7 +107,11 @@ describe('at-least-once across a dispatcher killed mid-delivery', () => {
 describe('two dispatchers on one database', () => {
   it('send every attempt exactly once between them, working at the same time', async () => {
     const EVENTS = 30;
-    receiver.fallback = { status: 200, delayMs: 40 };
+    // Every answer waits until five requests are open at once, which one dispatcher (4 slots) can
+    // never make alone: both must be sending at the same time, however the machine schedules
+    // their starts. Without the overlap the answers go out after 20 s and the last check fails.
+    const overlap = receiver.waitFor(5, 20_000).catch(() => undefined);
+    receiver.fallback = { status: 200, until: overlap };
     const sub = await h.subscribe(receiver.url);
     const page = await t.seed.page(t.tenant);
     const audience = await t.seed.audience(t.tenant, page.pageId);
@@ -120,8 +124,8 @@ describe('two dispatchers on one database', () => {
         ? await openDatabase({ databaseUrl: t.config.databaseUrl })
         : t.database;
       if (database !== t.database) own.push(database);
-      // A generous timeout: a slow, shared test machine must not turn into retries here.
-      const webhooks = { ...t.config.webhooks, timeoutMs: 5000 };
+      // Longer than the receiver's hold: a slow, shared test machine must not turn into retries here.
+      const webhooks = { ...t.config.webhooks, timeoutMs: 30_000 };
       dispatchers.push(h.dispatcher({ db: database.db, webhooks, concurrency: 4, pollIntervalMs: 10 }));
     }
     try {
