@@ -10,13 +10,15 @@ export const NOTES = {
     'runs (see the load average below). Ratios within a round are the figures to read.',
   ].join(' '),
 
-  overhead: `**This re-measurement (2026-11-24)** ran at a load average of 10 to 15 on the two
-cores (other sessions' builds and tests), 4 to 30 times slower than the 2026-11-22 run, and its
-ratios swing within rounds (ours / bare Fastify 0.26–0.69). Two figures are worth a quiet re-run:
-server CPU per request is 2.3 × bare Fastify's (0.95 × on 2026-11-22) for a build taken from the
-working tree with other sessions' changes in progress (tracing, metrics, deprecation headers), so
-the service's own per-request work, not the SQL, is where the read-path gap is; ours / direct pg
-is 0.34 (target 0.6, missed; not yet closed: the profile of a quiet run should say which hook).
+  overhead: `**Two quiet re-measurements (2026-11-24, load average under 3)** an hour apart: at 14:12,
+ours / bare Fastify 0.95 and ours / direct pg 0.60 (both targets met); at 15:23, with cursor HMACs
+on a prepared key (Node 24 imported the raw key bytes again for every HMAC: 13.8 µs against 2.8 µs
+each), 0.82 and 0.53 (the table above). The two runs differ by more than the change could move them:
+the direct-pg baseline itself went from 3,186 to 4,243 pages/s. Server CPU per request, steadier,
+is 1.3 to 1.4 × bare Fastify's (431 against 303 µs): a quiet profile of ours under this load
+shows no hook above a few per cent (the two statements' socket writes and the response's write
+are a quarter of it, as for bare Fastify), so the read path's remaining gap is spread over
+authentication, the tenant's database share, metrics and serialisation, not one cost to remove.
 
 On 2026-11-22: ours ran at about the bare Fastify route's rate, and ahead of both peers. The first
 full run (0.58 × bare Fastify) spent its extra CPU in drizzle-orm (building the two statements'
@@ -98,7 +100,19 @@ of one object level would have taken the 42-tool list of the first release from 
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,
 
-  isolation: `Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
+  isolation: `**This run (2026-11-24 15:20, load average 0.6)**; its "before" rows are those of the run
+of 14:31 (load average 8.5, same attacks and method), not measured again. The trash, slow-receiver
+and connection attacks stay within 2 × B's quiet p99; the message-history attack does not (3.00 ×:
+B's p99 from 5.7 / 6.3 ms to 14.8 / 19.0 ms; 0.80 × in the loaded run of 14:31, 1.1 to 2.4 × in
+20-second runs of that attack alone). An event-loop monitor in the server during that attack showed
+young-generation collections of 7 to 19 ms about every 2 s, against none over 3 ms while quiet:
+each 4 MiB history read allocates about four times its size (the rows' text, the parsed JSON, its
+text again, the chunks) while its 4 MiB is live, so a collection during a read copies it. Halving
+the tenant's bandwidth share changed nothing measurable. Next: pass each message's stored JSON
+through as text instead of parsing and serialising it, and write produced text straight into the
+send buffers.
+
+Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
   // One-off run of bench/src/scenarios/asset-content.mjs (not part of \`pnpm bench\`): rendered as is.
   assetContent: `## Asset content: 1 GiB up and down with flat memory
 
