@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
 import pg from 'pg';
 import { Pool } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +7,14 @@ import { call, pool, sleep } from './lib/http.js';
 import { postgresDatabase } from './lib/postgres.js';
 import { PROFILE, report, sized } from './lib/profile.js';
 import { type Receiver, startReceiver } from './lib/receiver.js';
-import { baseEnv, createKey, freePort, type ServerProcess, startProcess } from './lib/server-process.js';
+import {
+  baseEnv,
+  createKey,
+  freePort,
+  type ServerProcess,
+  startProcess,
+  tcpAnswers,
+} from './lib/server-process.js';
 import { subscribe, versionTarget, waitDelivered } from './lib/webhook-load.js';
 
 // The issue's run is 60 s of load (`pnpm test:reliability`); CI runs 20 s. Either way the test
@@ -31,13 +37,7 @@ afterAll(async () => {
 /** Redis for the shared rate limits: `TEST_REDIS_URL`, else the local default when it answers. */
 async function redisUrl(): Promise<string | undefined> {
   const url = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-  const { hostname, port } = new URL(url);
-  const reachable = await new Promise<boolean>((resolve) => {
-    const socket = connect(Number(port || 6379), hostname);
-    socket.once('connect', () => resolve(true));
-    socket.once('error', () => resolve(false));
-  }).catch(() => false);
-  return reachable ? url : undefined;
+  return (await tcpAnswers(url, 6379)) ? url : undefined;
 }
 
 /** A round-robin reverse proxy (the load balancer); an unreachable upstream is answered 502. */

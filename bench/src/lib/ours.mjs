@@ -1,6 +1,6 @@
 // Our server as production runs it: `customer-api serve`, NODE_ENV=production (response
 // validation off), rate limiting in Redis, no in-process webhook dispatcher.
-import { connect } from 'node:net';
+import { tcpAnswers } from '@customer-api/test-server';
 import { freePort, SERVER_MAIN, startProcess } from './proc.mjs';
 
 /**
@@ -12,18 +12,7 @@ const benchRedisUrl = () => process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:63
 /** Whether the rate limiter's Redis accepts a TCP connection within a second. */
 export function redisAnswers() {
   const url = benchRedisUrl();
-  if (!url) return Promise.resolve(false);
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port || 6379), hostname);
-    const done = (answers) => {
-      socket.destroy();
-      resolve(answers);
-    };
-    socket.setTimeout(1000, () => done(false));
-    socket.once('connect', () => done(true));
-    socket.once('error', () => done(false));
-  });
+  return url ? tcpAnswers(url, 6379) : Promise.resolve(false);
 }
 
 /** Starts our server on `bin` against PostgreSQL (`databaseUrl`) or PGlite (`dataDir`). */

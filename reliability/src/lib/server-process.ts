@@ -18,6 +18,7 @@ export {
   migratedDataDir as pgliteDataDir,
   runCli,
   SERVER_CLI as SERVER_MAIN,
+  tcpAnswers,
 } from '@customer-api/test-server';
 
 /** Environment every server process of the suite gets (no limits in the way of load). */

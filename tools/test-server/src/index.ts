@@ -1,7 +1,7 @@
 // Starting the real server in tests and benchmarks: a free port, the built CLI as a child
 // process, its keys, its readiness, and its stop.
 export { migratedDataDir } from './data-dir.js';
-export { freePort } from './port.js';
+export { freePort, tcpAnswers } from './port.js';
 export {
   type ExitStatus,
   type ReadyOptions,

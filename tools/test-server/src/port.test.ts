@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from './port.js';
+import { freePort, tcpAnswers } from './port.js';
 
 describe('freePort', () => {
   it('returns a port another server can bind on loopback at once', async () => {
@@ -10,6 +10,27 @@ describe('freePort', () => {
     const server = createServer().listen(port, '127.0.0.1');
     await once(server, 'listening');
     expect(server.address()).toMatchObject({ port });
+    server.close();
+    await once(server, 'close');
+  });
+});
+
+describe('tcpAnswers', () => {
+  it('is true for a listening port and false once nothing listens there', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    expect(await tcpAnswers(`redis://127.0.0.1:${port}/7`, 6379)).toBe(true);
+    server.close();
+    await once(server, 'close');
+    expect(await tcpAnswers(`redis://127.0.0.1:${port}`, 6379)).toBe(false);
+  });
+
+  it('takes the default port when the URL names none', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as { port: number };
+    expect(await tcpAnswers('redis://127.0.0.1', port)).toBe(true);
     server.close();
     await once(server, 'close');
   });
