@@ -29,19 +29,44 @@ const MAX_WAIT_MS = 120_000;
 const SETTLE_MS = 3000;
 
 /**
- * The attacks' sizes: full, quick, and smoke (the smallest that still runs every attack's path:
- * a trash to search, messages to read, subscriptions slower than B's phase, idle connections).
+ * Each mode's sizes: B's phases, the pauses around attacks, and the attacks' own (the trash to
+ * search, the messages to read, attack 3's subscriptions slower than B's phase and the wait before
+ * B's event, attack 4's idle connections). Smoke: the smallest that still runs every attack's path.
  */
 const SIZES = {
-  full: { seconds: 20, settleMs: SETTLE_MS, startMs: 1000, trash: 200_000, messages: 150 },
-  quick: { seconds: 5, settleMs: SETTLE_MS, startMs: 1000, trash: 50_000, messages: 40 },
-  smoke: { seconds: 1.5, settleMs: 500, startMs: 300, trash: 2_000, messages: 5 },
-};
-/** Attack 3's sizes (the full ones in quick runs too) and attack 4's idle connections. */
-const ATTACK_SIZES = {
-  full: { subscriptions: 300, slowMs: 9_000, bAfterMs: 2000, idle: 10_000 },
-  quick: { subscriptions: 300, slowMs: 9_000, bAfterMs: 2000, idle: 2_000 },
-  smoke: { subscriptions: 20, slowMs: 2_000, bAfterMs: 500, idle: 200 },
+  full: {
+    seconds: 20,
+    settleMs: SETTLE_MS,
+    startMs: 1000,
+    trash: 200_000,
+    messages: 150,
+    subscriptions: 300,
+    slowMs: 9_000,
+    bAfterMs: 2000,
+    idle: 10_000,
+  },
+  quick: {
+    seconds: 5,
+    settleMs: SETTLE_MS,
+    startMs: 1000,
+    trash: 50_000,
+    messages: 40,
+    subscriptions: 300,
+    slowMs: 9_000,
+    bAfterMs: 2000,
+    idle: 2_000,
+  },
+  smoke: {
+    seconds: 1.5,
+    settleMs: 500,
+    startMs: 300,
+    trash: 2_000,
+    messages: 5,
+    subscriptions: 20,
+    slowMs: 2_000,
+    bAfterMs: 500,
+    idle: 200,
+  },
 };
 const sizeKey = (ctx) => (ctx.smoke ? 'smoke' : ctx.quick ? 'quick' : 'full');
 
@@ -116,7 +141,7 @@ async function runAgainst(ctx, main, label) {
         a: attackerKey,
         b,
         quietB,
-        sizes: { ...ATTACK_SIZES[sizeKey(ctx)], messages: sizes.messages },
+        sizes,
       });
       await sleep(sizes.startMs); // the attack gets going before B measures
       const measured = await measure();
@@ -142,7 +167,10 @@ function profileArgs() {
   return [...extra, ...(dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])];
 }
 
-/** `count` trashed assets of tenant A (200k in a full run), inserted by SQL as the review did, with their counter. */
+/**
+ * `count` trashed assets of tenant A (200k in a full run), inserted by SQL as the review did, with
+ * their counter.
+ */
 async function trashMany(databaseUrl, tenantId, count) {
   const db = pgPool(databaseUrl, 1);
   try {
@@ -257,7 +285,8 @@ async function trashSearch({ url, a, signal }) {
 
 /**
  * Attack 2: A fills an audience's history with the largest messages the server takes (from
- * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), then reads the history 16 at a time.
+ * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), then reads the
+ * history 16 at a time.
  */
 async function messageHistories({ url, a, signal, sizes }) {
   const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
@@ -314,9 +343,9 @@ async function receiver(delayMs) {
 }
 
 /**
- * Attack 3 (full sizes; ATTACK_SIZES for a smoke run): A asks for 300 subscriptions to a receiver
- * answering after 9 s and creates versions (each fans out to all of them); 2 s later B, subscribed to a prompt receiver, creates one
- * version: how long from B's commit to its delivery?
+ * Attack 3 (full sizes; smaller in a smoke run): A asks for 300 subscriptions to a receiver
+ * answering after 9 s and creates versions (each fans out to all of them); 2 s later B, subscribed
+ * to a prompt receiver, creates one version: how long from B's commit to its delivery?
  */
 async function slowReceivers({ url, a, b, quietB, signal, sizes }) {
   const slow = await receiver(sizes.slowMs);
