@@ -19,6 +19,7 @@ import { registerErrorPages } from './http/error-pages.js';
 import { errorBody, fromRequestValidation, rootErrorHandler, toDomainError } from './http/errors.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
+import { type JsonText, parseJsonText } from './http/json-text.js';
 import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
 import { serializeRequest } from './http/log-redaction.js';
 import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
@@ -202,6 +203,16 @@ function registerDraining(app: FastifyInstance): void {
   });
 }
 
+type Handler = (args: unknown) => Promise<{ status: number; body: unknown }>;
+
+/** `handler` answering with every {@link JsonText} of its body parsed. */
+const withParsedJsonText =
+  (handler: Handler): Handler =>
+  async (args) => {
+    const result = await handler(args);
+    return { ...result, body: parseJsonText(result.body) };
+  };
+
 /**
  * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
  * on the instance it gets, and ours forwards to the root handler. The router's types are cast
@@ -236,8 +247,14 @@ function registerApi(
     // An absent body on a POST is the empty object (decided: clients may omit `{}`).
     if (request.method === 'POST' && request.body === undefined) request.body = {};
   });
+  const validating = deps.config.nodeEnv !== 'production';
   const implementation: Record<string, unknown> = {};
   for (const module of modules) Object.assign(implementation, module.routes(deps));
+  // Response validation checks values: outside production, stored JSON text is parsed for it
+  // (and then sent as values); production sends the text as it is.
+  if (validating)
+    for (const [name, handler] of Object.entries(implementation))
+      implementation[name] = withParsedJsonText(handler as Handler);
   const names = Object.keys(implementation) as OperationName[];
   const subContract = Object.fromEntries(
     names.filter((n) => isAppRoute(contract[n])).map((n) => [n, contract[n]]),
@@ -252,7 +269,7 @@ function registerApi(
     {
       logInitialization: false,
       jsonQuery: false,
-      responseValidation: deps.config.nodeEnv !== 'production',
+      responseValidation: validating,
       requestValidationErrorHandler: (err) => {
         throw fromRequestValidation(err);
       },

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { holdsJsonText, JsonText } from './json-text.js';
 
 /** Bodies up to this many characters are serialised at once, exactly as Fastify would. */
 export const INLINE_RESPONSE_CHARS = 64 * 1024;
@@ -25,10 +26,16 @@ export function toJsonBody(payload: unknown, enter: () => Lane): string | JsonSt
   const fragments = jsonFragments(payload, 2);
   let head = '';
   for (let next = fragments.next(); !next.done; next = fragments.next()) {
+    if (head.length + next.value.length > INLINE_RESPONSE_CHARS)
+      return new JsonStream(head, prepend(next.value, fragments), enter());
     head += next.value;
-    if (head.length > INLINE_RESPONSE_CHARS) return new JsonStream(head, fragments, enter());
   }
   return head;
+}
+
+function* prepend(first: string, rest: Generator<string>): Generator<string> {
+  yield first;
+  yield* rest;
 }
 
 /**
@@ -77,6 +84,15 @@ export class JsonStream extends Readable {
     while (made < PRODUCE_CHARS) {
       const next = fragments.next();
       if (next.done) break;
+      if (next.value.length >= CHUNK_CHARS) {
+        // A long fragment (a tool result's JSON text) becomes bytes on its own, never copied
+        // into a longer string first.
+        if (chunk.length > 0) this.#chunks.push(Buffer.from(chunk));
+        this.#chunks.push(Buffer.from(next.value));
+        made += chunk.length + next.value.length;
+        chunk = '';
+        continue;
+      }
       chunk += next.value;
       if (chunk.length >= CHUNK_CHARS) {
         made += chunk.length;
@@ -137,11 +153,16 @@ const omitted = (value: unknown): boolean =>
 
 /**
  * The text of `JSON.stringify(value)` in fragments: plain objects and arrays are opened down to
- * `depth` levels (members, elements), anything deeper is one fragment. Joined, the fragments are
- * exactly `JSON.stringify(value)`.
+ * `depth` levels (members, elements), anything deeper is one fragment. A {@link JsonText} is its
+ * text, as one fragment; an object marked as holding one is opened at any depth. Joined, the
+ * fragments are `JSON.stringify(value)`, but for the spacing of JsonText.
  */
 export function* jsonFragments(value: unknown, depth: number, key = ''): Generator<string> {
-  if (depth > 0) {
+  if (value instanceof JsonText) {
+    yield value.text;
+    return;
+  }
+  if (depth > 0 || (typeof value === 'object' && value !== null && holdsJsonText(value))) {
     const resolved = hasToJson(value) ? value.toJSON(key) : value;
     if (Array.isArray(resolved)) {
       yield '[';

@@ -40,8 +40,15 @@ export async function touchConversation(db: Db, conversationId: string, at: Date
   return row;
 }
 
-/** A message as a history read shows it: its snapshot only as whether it has one. */
-export type HistoryMessageRow = Omit<MessageRow, 'snapshot' | 'jsonBytes'> & { hasSnapshot: boolean };
+/**
+ * A message as a history read shows it: its snapshot only as whether it has one, its tool calls
+ * and content parts as the JSON text stored (sent as it is, never parsed: see JsonText).
+ */
+export type HistoryMessageRow = Omit<MessageRow, 'snapshot' | 'jsonBytes' | 'toolCalls' | 'contentParts'> & {
+  hasSnapshot: boolean;
+  toolCallsJson: string | null;
+  contentPartsJson: string | null;
+};
 
 /**
  * Messages of a conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
@@ -52,9 +59,20 @@ export async function listMessages(
   conversationId: string,
   fromSeq = 1,
 ): Promise<HistoryMessageRow[]> {
-  const { snapshot: _snapshot, jsonBytes: _jsonBytes, ...columns } = getTableColumns(messages);
+  const {
+    snapshot: _snapshot,
+    jsonBytes: _jsonBytes,
+    toolCalls,
+    contentParts,
+    ...columns
+  } = getTableColumns(messages);
   return db
-    .select({ ...columns, hasSnapshot: sql<boolean>`${messages.snapshot} IS NOT NULL` })
+    .select({
+      ...columns,
+      hasSnapshot: sql<boolean>`${messages.snapshot} IS NOT NULL`,
+      toolCallsJson: sql<string | null>`${toolCalls}::text`,
+      contentPartsJson: sql<string | null>`${contentParts}::text`,
+    })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), gte(messages.seq, fromSeq)))
     .orderBy(asc(messages.seq));
@@ -88,8 +106,8 @@ const CHANGE_OVERHEAD = 160;
 /**
  * `(seq, bytes)` of each message of a conversation: the size of the message's JSON as the history
  * read returns it, changes included, computed by the database so that Node builds no string for
- * it. PostgreSQL prints jsonb with a space after ':' and ',', so this counts a few bytes more than
- * compact JSON, never fewer: a bound on it holds on what is sent. Saved changes count twice, as
+ * it. Tool calls and content parts are sent as PostgreSQL prints them (see JsonText), and the rest
+ * is bounded by generous overheads, so a bound on this holds on what is sent. Saved changes count twice, as
  * the read lists them again under pendingChanges. A message's size is stored when it is written
  * ({@link storeMessageBytes}; nothing changes it later), so reads sum integers: only messages
  * written before sizes were stored are measured again.

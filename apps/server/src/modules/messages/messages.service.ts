@@ -7,6 +7,7 @@ import type {
   RestoreMessageResult,
 } from '@customer-api/contract';
 import type { z } from 'zod';
+import { holdingJsonText, JsonText } from '../../http/json-text.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { updateAudience } from '../audiences/audiences.repo.js';
@@ -33,20 +34,41 @@ const toChange = (row: repo.ChangeRow): Change => ({
   status: row.status,
 });
 
-function toMessage(row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null): Message {
+type MessageFields = Omit<repo.MessageRow, 'snapshot' | 'jsonBytes' | 'toolCalls' | 'contentParts'> & {
+  hasSnapshot: boolean;
+};
+
+function toMessage(
+  row: MessageFields,
+  json: Pick<Message, 'toolCalls' | 'contentParts'>,
+  changes: repo.ChangeRow[] | null,
+): Message {
   return {
     messageId: row.id,
     role: row.role,
     content: row.content,
     timestamp: row.timestampMs,
     hasSnapshot: row.hasSnapshot,
-    toolCalls: row.toolCalls ?? null,
+    toolCalls: json.toolCalls,
     changes: changes ? changes.map(toChange) : null,
-    contentParts: row.contentParts ?? null,
+    contentParts: json.contentParts,
     reasoning: row.reasoning,
     isInterrupted: row.isInterrupted,
   };
 }
+
+/** A stored message as a history read sends it: its JSON columns as the text stored. */
+const historyMessage = (row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null): Message =>
+  holdingJsonText(
+    toMessage(
+      row,
+      {
+        toolCalls: JsonText.of<NonNullable<Message['toolCalls']>>(row.toolCallsJson),
+        contentParts: JsonText.of<NonNullable<Message['contentParts']>>(row.contentPartsJson),
+      },
+      changes,
+    ),
+  );
 
 /**
  * An audience's conversation, messages oldest first, current context and unapplied (saved)
@@ -81,7 +103,7 @@ export async function getAudienceMessages(
           updatedAt: iso(conversation.updatedAt),
         }
       : null,
-    messages: rows.map((m) => toMessage(m, byMessage.get(m.id) ?? null)),
+    messages: rows.map((m) => historyMessage(m, byMessage.get(m.id) ?? null)),
     context: {
       audienceId: audience.id,
       pageId: page.id,
@@ -208,7 +230,11 @@ export async function createAudienceMessage(
     await assertWithinLimits(tx, row);
     if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
     await repo.touchConversation(tx, conversation.id, now);
-    return toMessage({ ...row, hasSnapshot: row.snapshot !== null }, changes.length > 0 ? changes : null);
+    return toMessage(
+      { ...row, hasSnapshot: row.snapshot !== null },
+      { toolCalls: row.toolCalls, contentParts: row.contentParts },
+      changes.length > 0 ? changes : null,
+    );
   });
 }
 
