@@ -77,7 +77,7 @@ describe('message histories in production', () => {
     return path;
   }
 
-  it('send tool calls and content parts as the JSON stored, with the values posted', async () => {
+  it('send tool calls and content parts as the JSON text stored, with the values posted', async () => {
     const path = await history(['line\nbreak']);
     const res = await t.app.inject({ url: path, headers: t.auth() });
     expect(res.statusCode).toBe(200);
@@ -85,7 +85,7 @@ describe('message histories in production', () => {
     const [message] = res.json().messages;
     expect(message.toolCalls).toEqual(toolCalls);
     expect(message.contentParts).toEqual(contentParts);
-    expect(res.body).toContain('"contentParts":[{"text": "part", "type": "text"}]');
+    expect(res.body).toContain(`"contentParts":${JSON.stringify(contentParts)}`);
   });
 
   it('stream a large history the same way', async () => {

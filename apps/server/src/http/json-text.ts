@@ -1,10 +1,11 @@
 /**
- * JSON text that a response sends as it is, in place of the value it stands for: a stored jsonb
+ * JSON text that a response sends as it is, in place of the value it stands for: a stored json
  * column read as text (`column::text`) is never parsed into objects only to be serialised again.
  * A history read of 4 MiB of tool results then holds one copy of each in memory instead of four
  * (the driver's text, the parsed value, the serialised text, the chunks), which is what made
- * young-generation collections long while one tenant read large histories. {@link jsonFragments}
- * writes it out; PostgreSQL prints jsonb with a space after `:` and `,`, which JSON allows.
+ * young-generation collections long while one tenant read large histories. `jsonFragments`
+ * writes it out. (A json column keeps the text written; jsonb would be printed anew on every
+ * read, three times the database's work, and with a space after `:` and `,`.)
  */
 export class JsonText {
   constructor(readonly text: string) {}

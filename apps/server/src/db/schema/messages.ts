@@ -1,5 +1,15 @@
 import type { Change, Message } from '@customer-api/contract';
-import { bigint, boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  json,
+  jsonb,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** One conversation per audience, created with its first message. */
@@ -24,8 +34,9 @@ export const messages = pgTable(
     role: text('role').$type<Message['role']>().notNull(),
     content: text('content').notNull(),
     timestampMs: bigint('timestamp_ms', { mode: 'number' }).notNull(),
-    toolCalls: jsonb('tool_calls').$type<NonNullable<Message['toolCalls']>>(),
-    contentParts: jsonb('content_parts').$type<NonNullable<Message['contentParts']>>(),
+    // json, not jsonb: kept as the text written, which a history read sends as it is (JsonText).
+    toolCalls: json('tool_calls').$type<NonNullable<Message['toolCalls']>>(),
+    contentParts: json('content_parts').$type<NonNullable<Message['contentParts']>>(),
     reasoning: text('reasoning'),
     isInterrupted: boolean('is_interrupted').notNull().default(false),
     snapshot: jsonb('snapshot'),
