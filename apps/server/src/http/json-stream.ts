@@ -146,8 +146,12 @@ const isPlain = (value: object): boolean => {
 };
 
 type ToJson = { toJSON: (key: string) => unknown };
+// A JsonText is written as its text: its toJSON (parsing it) is for serialisers that do not know it.
 const hasToJson = (value: unknown): value is ToJson =>
-  typeof value === 'object' && value !== null && typeof (value as Partial<ToJson>).toJSON === 'function';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Partial<ToJson>).toJSON === 'function' &&
+  !(value instanceof JsonText);
 const omitted = (value: unknown): boolean =>
   value === undefined || typeof value === 'function' || typeof value === 'symbol';
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTestApp } from '../test/test-app.js';
 import { JsonStream, jsonFragments, type Lane, toJsonBody } from './json-stream.js';
 import { holdingJsonText, JsonText, parseJsonText } from './json-text.js';
@@ -17,6 +17,14 @@ describe('JsonText', () => {
     for (const depth of [2, 3, 5]) expect([...jsonFragments(body, depth)].join('')).toBe(text);
     // Not reached (inside a fragment JSON.stringify writes whole): the same values, compact.
     expect(JSON.parse([...jsonFragments(body, 1)].join(''))).toEqual(JSON.parse(text));
+  });
+
+  it('is never parsed on its way out', () => {
+    const parse = vi.spyOn(JsonText.prototype, 'toJSON');
+    const body = { messages: [holdingJsonText({ id: 'm', toolCalls: new JsonText(stored) })] };
+    expect([...jsonFragments(body, 2)].join('')).toBe(`{"messages":[{"id":"m","toolCalls":${stored}}]}`);
+    expect(parse).not.toHaveBeenCalled();
+    parse.mockRestore();
   });
 
   it('is serialised as its value by JSON.stringify, which does not know it', () => {
