@@ -2,9 +2,9 @@
 // delivery script). A loopback receiver answers 200 at once; `customer-api dispatch` processes
 // deliver a backlog (events/s with one and with two dispatchers); plain undici POSTs of the same
 // bodies to the same receiver give the baseline; then events committed at a fixed moderate rate
-// give the commit-to-receipt latency. Prints one JSON line. BENCH_WEBHOOKS_PROFILE=<dir> writes
-// each dispatcher process's CPU profile there (node --cpu-prof); BENCH_WEBHOOKS_NODE_ARGS adds Node
-// options to the dispatcher processes.
+// give the commit-to-receipt latency; database transactions per delivery beside each drain. Prints
+// one JSON line. BENCH_WEBHOOKS_PROFILE=<dir> writes each dispatcher process's CPU profile there
+// (node --cpu-prof); BENCH_WEBHOOKS_NODE_ARGS adds Node options to the dispatcher processes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { ensureTenant, loadConfig, newId, openDatabase, systemClock } from '@customer-api/server';
 import { createWebhookSubscription, recordVersionEvent } from '@customer-api/server/internals';
 import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
+import pg from 'pg';
 import { Pool } from 'undici';
 
 const EVENTS = Number(process.env.EVENTS ?? 2000);
@@ -34,6 +35,18 @@ const env = {
 const config = loadConfig(env);
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
 const deps = { db: database.db, clock: systemClock, ids: newId, config };
+// Transactions of every process on the bench database, from PostgreSQL's statistics (a backend
+// reports its own when it ends, and the dispatchers' backends end with them).
+const stats = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await stats.connect();
+const transactions = async () =>
+  Number(
+    (
+      await stats.query(
+        'SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = current_database()',
+      )
+    ).rows[0].n,
+  );
 
 // Receiver: counts arrivals and, for latency, maps versionId -> arrival time.
 let received = 0;
@@ -113,18 +126,24 @@ async function stopDispatchers(children) {
   await Promise.all(children.map((c) => stopProcess(c)));
 }
 
-/** Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded). */
+/**
+ * Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded), and the
+ * database transactions per delivery from the dispatchers' start to their stop (each of the
+ * dispatcher's statements is one; start-up and this query's own add a few per round).
+ */
 async function drain(dispatchers) {
   await emit(EVENTS);
   received = 0;
   firstAt = 0;
+  const before = await transactions();
   const children = startDispatchers(dispatchers);
   try {
     await until(EVENTS);
   } finally {
     await stopDispatchers(children);
   }
-  return (EVENTS - 1) / ((lastAt - firstAt) / 1000);
+  const after = await transactions();
+  return { rate: (EVENTS - 1) / ((lastAt - firstAt) / 1000), transactions: (after - before - 1) / EVENTS };
 }
 
 /** The same number of POSTs with undici, the same concurrency and a body of the same size. */
@@ -232,13 +251,14 @@ async function backlog() {
   };
 }
 
-const one = await drain(1);
-const two = await drain(2);
+const { rate: one, transactions: transactionsOne } = await drain(1);
+const { rate: two, transactions: transactionsTwo } = await drain(2);
 const undici = await plainUndici();
 const lat = await latency();
 const large = BACKLOG > 0 ? await backlog() : undefined;
 receiver.close();
+await stats.end();
 await database.close();
 process.stdout.write(
-  `${JSON.stringify({ events: EVENTS, one, two, undici, latency: lat, backlog: large, database: database.kind })}\n`,
+  `${JSON.stringify({ events: EVENTS, one, two, undici, transactionsOne, transactionsTwo, latency: lat, backlog: large, database: database.kind })}\n`,
 );

@@ -31,6 +31,8 @@ export async function runWebhooks(ctx) {
     undici: spread(rounds.map((r) => r.undici)),
     ratioOne: spread(rounds.map((r) => r.one / r.undici)),
     ratioTwo: spread(rounds.map((r) => r.two / r.undici)),
+    transactionsOne: spread(rounds.map((r) => r.transactionsOne)),
+    transactionsTwo: spread(rounds.map((r) => r.transactionsTwo)),
     p50: spread(rounds.map((r) => r.latency.p50)),
     p99: spread(rounds.map((r) => r.latency.p99)),
     samples: rounds.reduce((n, r) => n + r.latency.samples, 0),

@@ -70,6 +70,19 @@ describe('the claim queue', () => {
     expect(queue.holdings().reduce((n, h) => n + h.count, 0)).toBe(2);
   });
 
+  it('counts out of the shares the attempts a claim’s own statement records', () => {
+    const queue = new ClaimQueue(4);
+    queue.add([claimed('a', 'a1'), claimed('a', 'a1'), claimed('a', 'a2')]);
+    const taken = drain(queue);
+    for (const c of taken) queue.sent(c.row);
+    const a2 = taken.find((c) => c.row.subscriptionId === 'a2');
+    const a1 = taken.find((c) => c.row.subscriptionId === 'a1');
+    if (!a1 || !a2) throw new Error('nothing to send');
+    expect(queue.holdings([a2.row, a1.row])).toEqual([{ tenantId: 'a', subscriptionId: 'a1', count: 1 }]);
+    // Still held until settled: only the claim is told they are leaving.
+    expect(queue.size).toBe(3);
+  });
+
   it('gives up waiting attempts whose lease ends before a send could finish, or all of them', () => {
     const queue = new ClaimQueue(1);
     const short = claimed('a', 'a1', 0, 10);

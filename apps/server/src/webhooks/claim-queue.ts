@@ -33,13 +33,19 @@ export class ClaimQueue {
     return this.#waiting.length;
   }
 
-  /** Held attempts per subscription: what a claim counts against the shares. */
-  holdings(): InFlight[] {
-    return [...this.#shares.values()].map(({ tenantId, subscriptionId, count }) => ({
-      tenantId,
-      subscriptionId,
-      count,
-    }));
+  /**
+   * Held attempts per subscription: what a claim counts against the shares. `leaving` are held
+   * attempts to count out: successes that the statement making the claim records.
+   */
+  holdings(leaving: readonly Pick<DeliveryRow, 'subscriptionId'>[] = []): InFlight[] {
+    const out = new Map<string, number>();
+    for (const l of leaving) out.set(l.subscriptionId, (out.get(l.subscriptionId) ?? 0) + 1);
+    const held: InFlight[] = [];
+    for (const { tenantId, subscriptionId, count } of this.#shares.values()) {
+      const left = count - (out.get(subscriptionId) ?? 0);
+      if (left > 0) held.push({ tenantId, subscriptionId, count: left });
+    }
+    return held;
   }
 
   /** Holds newly claimed attempts until {@link next} takes them. */
@@ -63,20 +69,27 @@ export class ClaimQueue {
    * or every waiting attempt's tenant already sends its full share.
    */
   next(): Claimed | undefined {
+    // The least (tenant sending, subscription sending, due time), compared field by field: this
+    // runs at every send, so it allocates nothing per waiting attempt.
     let best = -1;
-    let bestKey: [number, number, number] | undefined;
+    let bestTenant = 0;
+    let bestSub = 0;
+    let bestDue = 0;
     for (let i = 0; i < this.#waiting.length; i += 1) {
       const { row } = this.#waiting[i] as Claimed;
       const tenantSending = this.#tenantSending.get(row.tenantId) ?? 0;
       if (tenantSending >= this.#tenantCap) continue;
-      const key: [number, number, number] = [
-        tenantSending,
-        this.#shares.get(row.subscriptionId)?.sending ?? 0,
-        row.nextAttemptAt?.getTime() ?? 0,
-      ];
-      if (!bestKey || before(key, bestKey)) {
+      const subSending = this.#shares.get(row.subscriptionId)?.sending ?? 0;
+      const due = row.nextAttemptAt?.getTime() ?? 0;
+      const better =
+        best < 0 ||
+        tenantSending < bestTenant ||
+        (tenantSending === bestTenant && (subSending < bestSub || (subSending === bestSub && due < bestDue)));
+      if (better) {
         best = i;
-        bestKey = key;
+        bestTenant = tenantSending;
+        bestSub = subSending;
+        bestDue = due;
       }
     }
     if (best < 0) return undefined;
@@ -124,11 +137,4 @@ export class ClaimQueue {
     share.count -= 1;
     if (share.count === 0) this.#shares.delete(row.subscriptionId);
   }
-}
-
-function before(a: readonly number[], b: readonly number[]): boolean {
-  for (let i = 0; i < a.length; i += 1) {
-    if ((a[i] as number) !== (b[i] as number)) return (a[i] as number) < (b[i] as number);
-  }
-  return false;
 }

@@ -3,8 +3,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { completeAttempt, type DeliveryRow, type EventRow, type SubscriptionRow } from './deliveries.repo.js';
+import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './deliveries.repo.js';
 import type { DispatcherLog } from './dispatcher.js';
+import type { SendingEvent, SendingSubscription } from './lease.repo.js';
 import { type Recorded, recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';
@@ -35,7 +36,7 @@ export interface DeliveryObserver {
 }
 
 /** The exact body of a delivery: `{timestamp, eventId, payload}` (specification, Events). */
-export function deliveryBody(event: EventRow): string {
+export function deliveryBody(event: SendingEvent): string {
   return JSON.stringify({
     timestamp: event.createdAt.toISOString(),
     eventId: event.id,
@@ -44,7 +45,10 @@ export function deliveryBody(event: EventRow): string {
 }
 
 /** The secrets that sign now: the current one, and the previous one during its overlap. */
-export function liveSecrets(subscription: SubscriptionRow, now: Date): SigningSecrets {
+export function liveSecrets(
+  subscription: Pick<SubscriptionRow, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): SigningSecrets {
   const overlap =
     subscription.previousSecret &&
     subscription.previousSecretExpiresAt &&
@@ -56,8 +60,8 @@ export function liveSecrets(subscription: SubscriptionRow, now: Date): SigningSe
 
 /** What an attempt is sent to, and what it sends. */
 export interface Target {
-  subscription: SubscriptionRow | undefined;
-  event: EventRow | undefined;
+  subscription: SendingSubscription | undefined;
+  event: SendingEvent | undefined;
 }
 
 /**

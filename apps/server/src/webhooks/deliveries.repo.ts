@@ -156,6 +156,43 @@ export async function completeSuccess(
   return Number(res.rows[0]?.n ?? 0) > 0;
 }
 
+/*
+ * The batch form of `completeSuccess`, as CTEs over parameters $1-$6 (one array per column): every
+ * attempt still leased to its token becomes succeeded (`done` answers its id), and the failure runs
+ * of their subscriptions end. success-batch.ts and lease.repo.ts build their statements on it.
+ */
+export const COMPLETE_SUCCESSES_CTES = `input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::timestamptz[])
+    AS i(id, token, response_status, response_body, duration_ms, attempted_at)
+), done AS (
+  UPDATE webhook_deliveries d
+  SET status = 'succeeded', response_status = i.response_status, response_body = i.response_body,
+    duration_ms = i.duration_ms, error = NULL, attempted_at = i.attempted_at,
+    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+  FROM input i
+  WHERE d.id = i.id AND d.lease_token = i.token AND d.status = 'pending'
+  RETURNING d.id, d.subscription_id, i.attempted_at
+), cleared AS (
+  UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
+  FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c
+  WHERE s.id = c.subscription_id AND s.failing_since IS NOT NULL
+)`;
+
+/** Successful attempts to record, one array per column ({@link successValues}). */
+export interface SuccessColumns {
+  ids: string[];
+  tokens: string[];
+  responseStatuses: (number | null)[];
+  responseBodies: (string | null)[];
+  durationsMs: (number | null)[];
+  attemptedAt: (string | null)[];
+}
+
+/** The parameters $1-$6 of {@link COMPLETE_SUCCESSES_CTES}. */
+export function successValues(c: SuccessColumns): unknown[] {
+  return [c.ids, c.tokens, c.responseStatuses, c.responseBodies, c.durationsMs, c.attemptedAt];
+}
+
 /** Starts (or continues) a subscription's failure run; returns when it started and the status. */
 export async function markFailing(
   tx: Db,

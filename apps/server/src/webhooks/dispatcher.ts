@@ -5,9 +5,9 @@ import { type DeliverDeps, deliverOne } from './deliver.js';
 import type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 import { fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
-import { type Claimed, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
+import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
 import { guardedConnector } from './ssrf-guard.js';
-import { SuccessRecorder } from './success-batch.js';
+import { type Leaving, SuccessRecorder } from './success-batch.js';
 
 export type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 
@@ -51,6 +51,11 @@ class Dispatcher implements WebhookDispatcher {
   readonly #agent: Dispatcher_;
   readonly #ownAgent: boolean;
   readonly #deliverDeps: DeliverDeps;
+  readonly #successes: SuccessRecorder;
+  /** A claim is under way (the loop's or one riding with a batch of successes): one at a time. */
+  #claiming = false;
+  /** Leases given back outside the loop (claims that came back while stopping): a stop waits for them. */
+  readonly #releasing = new Set<Promise<void>>();
   readonly #killSwitch = new AbortController();
   /** Attempts under way, each until its outcome is recorded. */
   readonly #inFlight = new Set<Promise<void>>();
@@ -88,12 +93,18 @@ class Dispatcher implements WebhookDispatcher {
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);
+    // Under load, claims ride with the successes' statements (one round trip and one commit for
+    // both); the loop claims when no batch is under way to carry one (idle, or only failures).
+    this.#successes = new SuccessRecorder(options.db, {
+      request: (leaving) => this.#rideRequest(leaving),
+      done: (claimed) => this.#rideDone(claimed),
+    });
     this.#deliverDeps = {
       ...options,
       agent: this.#agent,
       abort: this.#killSwitch.signal,
       log: this.#log,
-      successes: new SuccessRecorder(options.db),
+      successes: this.#successes,
     };
     this.#fanOuts = new FanOutRunner({
       ...options,
@@ -156,6 +167,7 @@ class Dispatcher implements WebhookDispatcher {
     const waiting = this.#queue.dropWaiting();
     if (release) await this.#release(waiting);
     await Promise.allSettled([...this.#inFlight]);
+    await Promise.allSettled([...this.#releasing]);
     if (this.#ownAgent) await closeAgent();
   }
 
@@ -167,13 +179,17 @@ class Dispatcher implements WebhookDispatcher {
         if (free >= this.#refill || this.#queue.size === 0) {
           this.#woken = false;
           const fanning = this.#fanOuts.run();
-          // Idle: the new attempts are what the claim is for. Busy: the fan-out runs beside the
-          // claims (on another connection) and wakes the loop when it added attempts.
-          if (this.#queue.size === 0) await fanning;
-          // Fewer than asked for: everything claimable within the shares was claimed, so another
-          // claim is worth it only after a slot frees up, an event arrives or a fan-out added
-          // attempts (each wakes the loop).
-          short = this.#enqueue(await this.#claim(free)) < free;
+          // A claim under way, or successes about to be recorded, whose statement will carry the
+          // next claim (and wake the loop when it is back): no claim of the loop's own meanwhile.
+          if (!this.#claiming && !this.#successes.busy) {
+            // Idle: the new attempts are what the claim is for. Busy: the fan-out runs beside the
+            // claims (on another connection) and wakes the loop when it added attempts.
+            if (this.#queue.size === 0) await fanning;
+            // Fewer than asked for: everything claimable within the shares was claimed, so another
+            // claim is worth it only after a slot frees up, an event arrives or a fan-out added
+            // attempts (each wakes the loop).
+            short = this.#enqueue(await this.#claim(free)) < free;
+          }
         }
         if (short || this.#capacity - this.#queue.size < this.#refill) await this.#sleep(this.#pollMs);
       } catch (err) {
@@ -186,20 +202,56 @@ class Dispatcher implements WebhookDispatcher {
   }
 
   /** Leases due attempts with what they are sent to and send (one round trip). */
-  #claim(limit: number, dueBy?: Date): Promise<Claimed[]> {
+  async #claim(limit: number, dueBy?: Date): Promise<Claimed[]> {
+    this.#claiming = true;
+    try {
+      const rows = await leaseDueWithTargets(this.#options.db, this.#leaseRequest(limit, [], dueBy));
+      this.#options.observer?.claimed(rows.length);
+      return rows;
+    } finally {
+      this.#claiming = false;
+    }
+  }
+
+  /** A claim of up to `limit` attempts, within the shares of what is held (but `leaving`). */
+  #leaseRequest(limit: number, leaving: readonly Leaving[], dueBy?: Date): LeaseRequest {
     const now = this.#options.clock();
-    return leaseDueWithTargets(this.#options.db, {
+    return {
       now: dueBy ?? now,
       leasedUntil: new Date(now.getTime() + this.#leaseMs),
       token: this.#token,
       limit,
       // Each tenant may hold as many attempts ahead as it may send at once.
       tenantCap: 2 * this.#tenantCap,
-      inFlight: this.#queue.holdings(),
-    }).then((rows) => {
-      this.#options.observer?.claimed(rows.length);
-      return rows;
-    });
+      inFlight: this.#queue.holdings(leaving),
+    };
+  }
+
+  /**
+   * The claim to make with a batch of successes: the room the batch leaves, when that is worth a
+   * claim and no other claim is under way; none while stopping or in {@link runOnce}.
+   */
+  #rideRequest(leaving: readonly Leaving[]): LeaseRequest | undefined {
+    if (!this.#running || this.#closing || this.#claiming) return undefined;
+    const free = this.#capacity - this.#queue.size + leaving.length;
+    if (free < this.#refill) return undefined;
+    this.#claiming = true;
+    return this.#leaseRequest(free, leaving);
+  }
+
+  /** A ride-along claim came back (undefined: its statement failed, nothing was leased). */
+  #rideDone(claimed: Claimed[] | undefined): void {
+    this.#claiming = false;
+    if (claimed) {
+      this.#options.observer?.claimed(claimed.length);
+      if (!this.#closing) this.#enqueue(claimed);
+      else if (!this.#killSwitch.signal.aborted) {
+        const released = this.#release(claimed);
+        this.#releasing.add(released);
+        void released.finally(() => this.#releasing.delete(released));
+      }
+    }
+    this.#signal();
   }
 
   /** Holds claimed attempts and starts the sends there are slots for; returns how many it took. */

@@ -4,7 +4,36 @@ import type { Db } from '../db/client.js';
 import { rowQuery, selectList } from '../db/fast.js';
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
 import type { Target } from './deliver.js';
-import type { DeliveryRow, EventRow, SubscriptionRow } from './deliveries.repo.js';
+import {
+  COMPLETE_SUCCESSES_CTES,
+  type DeliveryRow,
+  type EventRow,
+  type SubscriptionRow,
+  type SuccessColumns,
+  successValues,
+} from './deliveries.repo.js';
+
+/** The columns of a subscription that sending an attempt reads (a claim loads only these). */
+export const SENDING_SUBSCRIPTION_KEYS = [
+  'id',
+  'url',
+  'status',
+  'deletedAt',
+  'secret',
+  'previousSecret',
+  'previousSecretExpiresAt',
+] as const satisfies readonly (keyof SubscriptionRow)[];
+/** A subscription as sending reads it. */
+export type SendingSubscription = Pick<SubscriptionRow, (typeof SENDING_SUBSCRIPTION_KEYS)[number]>;
+
+/** The columns of an event that sending an attempt reads (a claim loads only these). */
+export const SENDING_EVENT_KEYS = [
+  'id',
+  'createdAt',
+  'payload',
+] as const satisfies readonly (keyof EventRow)[];
+/** An event as sending reads it. */
+export type SendingEvent = Pick<EventRow, (typeof SENDING_EVENT_KEYS)[number]>;
 
 /** Attempts one dispatcher is sending right now, per subscription. */
 export interface InFlight {
@@ -116,29 +145,70 @@ WHERE id = ANY (ARRAY(
 
 const LEASE_DUE = `${LEASE} RETURNING ${selectList(webhookDeliveries)}`;
 
-/** `alias."column" AS "prefix+key"` for every column of a table. */
-function aliasedList(table: Table, alias: string, prefix: string): string {
-  return Object.entries(getTableColumns(table))
-    .map(([key, c]) => `${alias}.${pg.escapeIdentifier(c.name)} AS ${pg.escapeIdentifier(prefix + key)}`)
+/** `alias."column" AS "prefix+key"` for the columns `keys` of a table (default: every column). */
+function aliasedList(
+  table: Table,
+  alias: string,
+  prefix: string,
+  keys: readonly string[] = Object.keys(getTableColumns(table)),
+): string {
+  const columns = getTableColumns(table);
+  return keys
+    .map((key) => {
+      const c = columns[key];
+      if (!c) throw new Error(`no column ${key}`);
+      return `${alias}.${pg.escapeIdentifier(c.name)} AS ${pg.escapeIdentifier(prefix + key)}`;
+    })
     .join(', ');
 }
 
+/** The columns of a claimed attempt's row and of what it is sent to and sends. */
+const TARGET_COLUMNS = `${aliasedList(webhookDeliveries, 'l', '')},
+  ${aliasedList(webhookSubscriptions, 's', 's.', SENDING_SUBSCRIPTION_KEYS)},
+  ${aliasedList(webhookEvents, 'e', 'e.', SENDING_EVENT_KEYS)}`;
+
 /** The claim and what its attempts are sent to and send, in one round trip. */
 const LEASE_DUE_WITH_TARGETS = `WITH leased AS (${LEASE} RETURNING *)
-SELECT ${aliasedList(webhookDeliveries, 'l', '')}, ${aliasedList(webhookSubscriptions, 's', 's.')},
-  ${aliasedList(webhookEvents, 'e', 'e.')}
+SELECT ${TARGET_COLUMNS}
 FROM leased l LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
 LEFT JOIN webhook_events e ON e.id = l.event_id`;
 
-const DELIVERY_KEYS = Object.keys(getTableColumns(webhookDeliveries));
-const SUBSCRIPTION_KEYS = Object.keys(getTableColumns(webhookSubscriptions));
-const EVENT_KEYS = Object.keys(getTableColumns(webhookEvents));
+/** {@link LEASE} with its parameters renumbered to start after `offset` others. */
+const leaseAfter = (offset: number) => LEASE.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
 
-/** The columns of `row` under `prefix`, without it; undefined when the joined row is missing. */
-function part<T>(row: Record<string, unknown>, prefix: string, keys: readonly string[]): T | undefined {
-  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return undefined;
-  return Object.fromEntries(keys.map((k) => [k, row[prefix + k]])) as T;
+/*
+ * A batch of successes recorded and the next claim made in one statement: one round trip and one
+ * commit instead of two: {@link COMPLETE_SUCCESSES_CTES}, then `leased`, the claim.
+ * Every CTE reads the statement's one snapshot, so the claim still sees the batch's attempts as
+ * pending, but leased to this dispatcher (its lease is not over), so it never takes them again; the
+ * caller counts them out of its holdings. Each row is a claimed attempt with its targets (one row
+ * with null attempt columns when nothing was claimed); the first also carries the ids recorded.
+ */
+const COMPLETE_AND_LEASE = `WITH ${COMPLETE_SUCCESSES_CTES}, leased AS (${leaseAfter(6)} RETURNING *)
+SELECT CASE WHEN row_number() OVER () = 1 THEN r.recorded END AS "recorded", ${TARGET_COLUMNS}
+FROM (SELECT coalesce(array_agg(id), '{}') AS recorded FROM done) r
+LEFT JOIN leased l ON true
+LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.id = l.event_id`;
+
+const DELIVERY_KEYS = Object.keys(getTableColumns(webhookDeliveries));
+
+/** A reader of the columns `keys` under `prefix` of a joined row, without the prefix. */
+function part<T>(prefix: string, keys: readonly string[]): (row: Record<string, unknown>) => T | undefined {
+  const pairs = keys.map((k) => [k, prefix + k] as const);
+  const id = `${prefix}id`;
+  // Undefined when the joined row is missing (a LEFT JOIN's nulls).
+  return (row) => {
+    if (row[id] === null || row[id] === undefined) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [key, column] of pairs) out[key] = row[column];
+    return out as T;
+  };
 }
+
+const deliveryPart = part<DeliveryRow>('', DELIVERY_KEYS);
+const subscriptionPart = part<SendingSubscription>('s.', SENDING_SUBSCRIPTION_KEYS);
+const eventPart = part<SendingEvent>('e.', SENDING_EVENT_KEYS);
 
 /** A leased attempt with its subscription and event. */
 export interface Claimed {
@@ -168,13 +238,35 @@ export async function leaseDueWithTargets(db: Db, input: LeaseRequest): Promise<
     LEASE_DUE_WITH_TARGETS,
     leaseValues(input),
   );
-  return rows.map((r) => ({
-    row: part<DeliveryRow>(r, '', DELIVERY_KEYS) as DeliveryRow,
-    target: {
-      subscription: part<SubscriptionRow>(r, 's.', SUBSCRIPTION_KEYS),
-      event: part<EventRow>(r, 'e.', EVENT_KEYS),
-    },
-  }));
+  return rows.map(toClaimed);
+}
+
+function toClaimed(r: Record<string, unknown>): Claimed {
+  return {
+    row: deliveryPart(r) as DeliveryRow,
+    target: { subscription: subscriptionPart(r), event: eventPart(r) },
+  };
+}
+
+/**
+ * Records a batch of successes (as success-batch.ts does alone) and makes the next claim
+ * ({@link leaseDueWithTargets}) in the same statement. `claim.inFlight` must leave out the batch's
+ * attempts. Returns the ids recorded (one missing lost its lease) and the attempts claimed.
+ */
+export async function completeAndLease(
+  db: Db,
+  successes: SuccessColumns,
+  claim: LeaseRequest,
+): Promise<{ recorded: Set<string>; claimed: Claimed[] }> {
+  const rows = await rowQuery(db)<Record<string, unknown>>('webhook_complete_and_lease', COMPLETE_AND_LEASE, [
+    ...successValues(successes),
+    ...leaseValues(claim),
+  ]);
+  const recorded = new Set<string>(
+    (rows.find((r) => r.recorded !== null)?.recorded as string[] | undefined) ?? [],
+  );
+  const claimed = claim.limit > 0 ? rows.filter((r) => r.id !== null).map(toClaimed) : [];
+  return { recorded, claimed };
 }
 
 function leaseValues(input: LeaseRequest): unknown[] {

@@ -57,7 +57,7 @@ export async function recordOutcome(
   };
   if (isSuccess(outcome.status)) {
     const recorded = deps.successes
-      ? await deps.successes.record(delivery.id, token, base)
+      ? await deps.successes.record(delivery.id, token, base, delivery)
       : await completeSuccess(db, delivery.id, token, base);
     return recorded ? 'succeeded' : 'lease-lost';
   }

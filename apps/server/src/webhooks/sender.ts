@@ -38,14 +38,32 @@ export interface SendRequest {
   abort?: AbortSignal;
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
-  let text = '';
-  for await (const chunk of body) {
-    text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
-    if (text.length >= MAX_RESPONSE_CHARS) break;
-  }
-  // Leaving the loop early destroys the stream; a short body was read whole and keeps the socket.
-  return text.slice(0, MAX_RESPONSE_CHARS);
+/**
+ * The first {@link MAX_RESPONSE_CHARS} characters of a response body. A longer body is destroyed
+ * once they have arrived; a short one is read whole, which keeps the socket for the next request.
+ * Events rather than `for await`: an async iterator per response cost more than the rest of the
+ * read (dispatcher profile).
+ */
+function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let text = '';
+    const done = (err?: Error) => {
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (err) reject(err);
+      else resolve(text.slice(0, MAX_RESPONSE_CHARS));
+    };
+    const onData = (chunk: unknown) => {
+      text += Buffer.isBuffer(chunk) ? chunk.toString('utf8') : String(chunk);
+      if (text.length < MAX_RESPONSE_CHARS) return;
+      done();
+      body.destroy();
+    };
+    const onEnd = () => done();
+    const onError = (err: Error) => done(err);
+    // Closed without an end or an error (destroyed quietly): as `for await` does, a failure.
+    const onClose = () => done(body.readableEnded ? undefined : new Error('response body closed early'));
+    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 /**

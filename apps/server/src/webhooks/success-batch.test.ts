@@ -4,8 +4,8 @@ import { webhookDeliveries, webhookSubscriptions } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
-import { leaseDue } from './lease.repo.js';
-import { SuccessRecorder } from './success-batch.js';
+import { type Claimed, leaseDue } from './lease.repo.js';
+import { type Leaving, SuccessRecorder } from './success-batch.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const time = steppingClock();
@@ -73,5 +73,70 @@ describe('recording successes in batches', () => {
     const [first] = own;
     if (!first) throw new Error('nothing recorded');
     expect(await recorder.record(first.id, 'mine', result)).toBe(false);
+  });
+
+  it('makes the claim riding with a batch in its statement: never the batch again, its share counted out', async () => {
+    const db = t.database.db;
+    const sub = await h.subscribe('http://127.0.0.1:9/c');
+    for (let i = 0; i < 6; i += 1) await h.version();
+    await fanOut(db, { clock: time.clock, ids: newId });
+    const now = time.clock();
+    const request = (limit: number) => ({
+      now,
+      leasedUntil: new Date(now.getTime() + 60_000),
+      token: 'mine',
+      limit,
+    });
+    const batch = await leaseDue(db, request(2));
+    expect(batch).toHaveLength(2);
+
+    // Two held, both recorded by this statement: with them counted out, the tenant's cap of 3 has
+    // room for 3 more (counted in, it would have room for 1).
+    const asked: Leaving[][] = [];
+    let claimed: Claimed[] | undefined;
+    const recorder = new SuccessRecorder(db, {
+      request: (leaving) => {
+        asked.push([...leaving]);
+        const held = 2 - leaving.length;
+        const inFlight =
+          held > 0
+            ? [{ tenantId: t.tenant.tenantId, subscriptionId: sub.webhookSubscriptionId, count: held }]
+            : [];
+        return { ...request(10), tenantCap: 3, inFlight };
+      },
+      done: (rows) => {
+        claimed = rows;
+      },
+    });
+    const result = { responseStatus: 200, responseBody: '', durationMs: 1, attemptedAt: now };
+    const recorded = await Promise.all(batch.map((row) => recorder.record(row.id, 'mine', result, row)));
+    expect(recorded).toEqual([true, true]);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.map((l) => l.subscriptionId)).toEqual([
+      sub.webhookSubscriptionId,
+      sub.webhookSubscriptionId,
+    ]);
+
+    // (The other tests' tenants have nothing claimable: their attempts are recorded or still leased.)
+    expect(claimed).toHaveLength(3);
+    const batchIds = new Set(batch.map((r) => r.id));
+    for (const c of claimed ?? []) {
+      expect(batchIds.has(c.row.id)).toBe(false);
+      expect(c.target.subscription?.id).toBe(sub.webhookSubscriptionId);
+      expect(c.target.event?.id).toBe(c.row.eventId);
+    }
+    const rows = await db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
+    const states = rows.map((r) => `${r.status}:${r.leaseToken ?? '-'}`).sort();
+    expect(states).toEqual([
+      'pending:-',
+      'pending:mine',
+      'pending:mine',
+      'pending:mine',
+      'succeeded:-',
+      'succeeded:-',
+    ]);
   });
 });

@@ -1,6 +1,13 @@
 import type { Db } from '../db/client.js';
 import { rowQuery } from '../db/fast.js';
-import { completeSuccess, type DeliveryRow } from './deliveries.repo.js';
+import {
+  COMPLETE_SUCCESSES_CTES,
+  completeSuccess,
+  type DeliveryRow,
+  type SuccessColumns,
+  successValues,
+} from './deliveries.repo.js';
+import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
 
 /** What a successful attempt writes onto its row. */
 export type SuccessResult = Pick<
@@ -12,32 +19,37 @@ export type SuccessResult = Pick<
 const MAX_BATCH = 256;
 
 /*
- * The batch form of `completeSuccess`: every attempt still leased to its token becomes succeeded,
- * and the failure runs of their subscriptions end; returns the ids recorded (an id missing from the
- * answer lost its lease). One statement, so one round trip and one commit for the whole batch.
+ * Every attempt still leased to its token becomes succeeded; answers the ids recorded (an id missing
+ * from the answer lost its lease). One statement, so one round trip and one commit for the batch.
  */
-const COMPLETE_SUCCESSES = `WITH input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::timestamptz[])
-    AS i(id, token, response_status, response_body, duration_ms, attempted_at)
-), done AS (
-  UPDATE webhook_deliveries d
-  SET status = 'succeeded', response_status = i.response_status, response_body = i.response_body,
-    duration_ms = i.duration_ms, error = NULL, attempted_at = i.attempted_at,
-    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  FROM input i
-  WHERE d.id = i.id AND d.lease_token = i.token AND d.status = 'pending'
-  RETURNING d.id, d.subscription_id, i.attempted_at
-), cleared AS (
-  UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
-  FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c
-  WHERE s.id = c.subscription_id AND s.failing_since IS NOT NULL
-)
+const COMPLETE_SUCCESSES = `WITH ${COMPLETE_SUCCESSES_CTES}
 SELECT id FROM done`;
+
+/** Whose share a success being recorded frees: the claim riding with it counts it out. */
+export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
+
+/**
+ * A claim made in the statement that records a batch of successes (the dispatcher's): one round
+ * trip and one commit for both.
+ */
+export interface RideAlongClaim {
+  /**
+   * The claim to make with a batch whose attempts are `leaving`, or undefined for none (then the
+   * batch is recorded alone). Called once per batch, just before its statement starts.
+   */
+  request(leaving: readonly Leaving[]): LeaseRequest | undefined;
+  /**
+   * The attempts the requested claim leased, or undefined when its statement failed (nothing was
+   * leased). Called before any caller of the batch hears that its success was recorded.
+   */
+  done(claimed: Claimed[] | undefined): void;
+}
 
 interface Pending {
   id: string;
   token: string;
   result: SuccessResult;
+  leaving: Leaving | undefined;
   resolve: (recorded: boolean) => void;
   reject: (err: unknown) => void;
 }
@@ -47,53 +59,102 @@ interface Pending {
  * once, and the successes that arrive while it runs go together in the next. Each caller's promise
  * settles only once its own row is written, so an attempt still counts only when recorded. When a
  * batch fails as a whole (a deadlock with a concurrent failure record, a dropped connection), its
- * attempts are recorded one by one, so one bad row cannot fail the others.
+ * attempts are recorded one by one, so one bad row cannot fail the others. With a
+ * {@link RideAlongClaim}, a batch's statement also makes the claim it asks for.
  */
 export class SuccessRecorder {
   readonly #db: Db;
+  readonly #ride: RideAlongClaim | undefined;
   #queue: Pending[] = [];
-  #flushing = false;
+  /** A statement is under way: one at a time; what arrives meanwhile goes in the next. */
+  #writing = false;
+  #scheduled = false;
 
-  constructor(db: Db) {
+  constructor(db: Db, ride?: RideAlongClaim) {
     this.#db = db;
+    this.#ride = ride;
   }
 
-  /** Records one success; false when the lease was lost (nothing written). */
-  record(id: string, token: string, result: SuccessResult): Promise<boolean> {
+  /**
+   * Successes wait for a statement: the next one will ask for a claim to ride with it. (One under
+   * way already asked: its claim, if any, is under way too.)
+   */
+  get busy(): boolean {
+    return this.#scheduled || this.#queue.length > 0;
+  }
+
+  /**
+   * Records one success; false when the lease was lost (nothing written). `leaving` says whose
+   * share it frees (for a ride-along claim; without it the claim counts the attempt as still held).
+   */
+  record(id: string, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.#queue.push({ id, token, result, resolve, reject });
-      if (!this.#flushing) {
-        this.#flushing = true;
+      this.#queue.push({ id, token, result, leaving, resolve, reject });
+      if (!this.#scheduled && !this.#writing) {
+        this.#scheduled = true;
         // Successes settled in the same turn of the event loop join the first batch.
-        setImmediate(() => void this.#drain());
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#start();
+        });
       }
     });
   }
 
-  async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
+  /** Starts a batch of what waits, unless one is under way (its end starts the next). */
+  #start(): void {
+    if (this.#queue.length > 0 && !this.#writing) {
       const batch = this.#queue.splice(0, MAX_BATCH);
-      try {
-        const rows = await rowQuery(this.#db)<{ id: string }>(
-          'webhook_complete_successes',
-          COMPLETE_SUCCESSES,
-          [
-            batch.map((p) => p.id),
-            batch.map((p) => p.token),
-            batch.map((p) => p.result.responseStatus),
-            batch.map((p) => p.result.responseBody),
-            batch.map((p) => p.result.durationMs),
-            batch.map((p) => p.result.attemptedAt?.toISOString() ?? null),
-          ],
-        );
-        const recorded = new Set(rows.map((r) => r.id));
-        for (const p of batch) p.resolve(recorded.has(p.id));
-      } catch {
-        await Promise.all(
-          batch.map((p) => completeSuccess(this.#db, p.id, p.token, p.result).then(p.resolve, p.reject)),
-        );
-      }
+      this.#writing = true;
+      void this.#flush(batch).finally(() => {
+        this.#writing = false;
+        this.#start();
+      });
     }
-    this.#flushing = false;
   }
+
+  async #flush(batch: readonly Pending[]): Promise<void> {
+    try {
+      const recorded = await this.#write(batch);
+      for (const p of batch) p.resolve(recorded.has(p.id));
+    } catch {
+      await Promise.all(
+        batch.map((p) => completeSuccess(this.#db, p.id, p.token, p.result).then(p.resolve, p.reject)),
+      );
+    }
+  }
+
+  /** One statement for the batch (and the claim riding with it, if any); the ids recorded. */
+  async #write(batch: readonly Pending[]): Promise<Set<string>> {
+    const columns = successColumns(batch);
+    const claim = this.#ride?.request(batch.flatMap((p) => (p.leaving ? [p.leaving] : [])));
+    if (!claim) {
+      const rows = await rowQuery(this.#db)<{ id: string }>(
+        'webhook_complete_successes',
+        COMPLETE_SUCCESSES,
+        successValues(columns),
+      );
+      return new Set(rows.map((r) => r.id));
+    }
+    let answer: Awaited<ReturnType<typeof completeAndLease>>;
+    try {
+      answer = await completeAndLease(this.#db, columns, claim);
+    } catch (err) {
+      this.#ride?.done(undefined);
+      throw err;
+    }
+    this.#ride?.done(answer.claimed);
+    return answer.recorded;
+  }
+}
+
+function successColumns(batch: readonly Pending[]): SuccessColumns {
+  return {
+    ids: batch.map((p) => p.id),
+    tokens: batch.map((p) => p.token),
+    responseStatuses: batch.map((p) => p.result.responseStatus),
+    responseBodies: batch.map((p) => p.result.responseBody),
+    durationsMs: batch.map((p) => p.result.durationMs),
+    attemptedAt: batch.map((p) => p.result.attemptedAt?.toISOString() ?? null),
+  };
 }
