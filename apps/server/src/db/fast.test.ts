@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
 import { useTestApp } from '../test/test-app.js';
-import { parseTimestamptz, rowQuery, selectList } from './fast.js';
+import { type JsonValueText, jsonBytesQuery, parseTimestamptz, rowQuery, selectList } from './fast.js';
 import { pages } from './schema/index.js';
 
 const t = useTestApp();
@@ -41,6 +42,42 @@ describe('fixed statements on the database client', () => {
     expect(
       await query('test_page_by_id', `SELECT ${selectList(pages)} FROM pages WHERE id = $1`, [page.pageId]),
     ).toEqual([raw]);
+  });
+});
+
+describe('json columns as bytes', () => {
+  const onPostgres = Boolean(loadTestSettings().databaseUrl);
+  const statement = `SELECT n::int4 AS n, j AS json FROM (VALUES (1, $1::json), (2, NULL::json)) AS v(n, j) ORDER BY n`;
+  const text = '{"b": [1,2],  "a":"é \\"q\\" 🙂"}'; // as written: spacing and order kept
+
+  it('give the text stored, byte for byte, and nothing a driver parsed', async () => {
+    const rows = await jsonBytesQuery(t.database.db)<{ n: number; json: JsonValueText | null }>(
+      'test_json_bytes',
+      statement,
+      [text],
+    );
+    expect(rows.map((row) => row.n)).toEqual([1, 2]);
+    expect(rows[0]?.json?.toString()).toBe(text);
+    expect(rows[1]?.json).toBeNull();
+    // PostgreSQL's binary results are bytes, never JavaScript strings; PGlite gives the text.
+    if (onPostgres) expect(Buffer.isBuffer(rows[0]?.json)).toBe(true);
+    else expect(typeof rows[0]?.json).toBe('string');
+  });
+
+  it('keep their bytes after the connection reads more', async () => {
+    const query = jsonBytesQuery(t.database.db);
+    const [first] = await query<{ json: JsonValueText }>('test_json_bytes', statement, [text]);
+    await query('test_json_bytes', statement, ['"x"'.padEnd(100_000, ' ')]);
+    expect(first?.json.toString()).toBe(text);
+  });
+
+  it('give jsonb as its text too (columns before migration 0012)', async () => {
+    const rows = await jsonBytesQuery(t.database.db)<{ json: JsonValueText }>(
+      'test_jsonb_bytes',
+      `SELECT '{"b": 1, "a": [2]}'::jsonb AS json`,
+      [],
+    );
+    expect(JSON.parse(rows[0]?.json.toString() ?? '')).toEqual({ a: [2], b: 1 });
   });
 });
 

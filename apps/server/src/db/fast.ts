@@ -60,3 +60,49 @@ export function rowQuery(db: Db): RowQuery {
   }
   throw new Error('rowQuery: this database handle has no node-postgres or PGlite client');
 }
+
+/** A `json` value as {@link jsonBytesQuery} returns it: its UTF-8 bytes, or its text on PGlite. */
+export type JsonValueText = Buffer | string;
+
+const JSON_OID = pg.types.builtins.JSON;
+const JSONB_OID = pg.types.builtins.JSONB;
+const INT4_OID = pg.types.builtins.INT4;
+
+/**
+ * Binary results: `json` as the text's bytes and `jsonb` likewise (after its version byte), copied
+ * out of the driver's reused buffer; `int4` as a number; anything else as its raw bytes. (A parser
+ * must not throw: node-postgres would never settle the query.)
+ */
+const JSON_BYTES_TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (format !== 'binary') return pg.types.getTypeParser(oid, format ?? 'text');
+    if (oid === INT4_OID) return (value: Buffer) => value.readInt32BE(0);
+    if (oid === JSONB_OID) return (value: Buffer) => Buffer.from(value.subarray(1));
+    return (value: Buffer) => Buffer.from(value);
+  }) as unknown as typeof pg.types.getTypeParser,
+};
+
+/** `config` asking for binary results (node-postgres' `binary`, which its types do not list). */
+const binaryQuery = (config: pg.QueryConfig): pg.QueryConfig =>
+  ({ ...config, binary: true }) as pg.QueryConfig;
+
+/**
+ * A runner for a fixed statement selecting `int4` and `json` (or `jsonb`) columns only, which
+ * returns each JSON value as the bytes of its text (binary results on node-postgres): a large stored JSON
+ * text goes from the socket to the response without ever being a JavaScript string, which the
+ * young generation would copy while it lives. PGlite gives the text.
+ */
+export function jsonBytesQuery(db: Db) {
+  const parsers = { [JSON_OID]: (value: string) => value, [JSONB_OID]: (value: string) => value };
+  const client = driverOf(db);
+  return async <Row extends Record<string, number | JsonValueText | null>>(
+    name: string,
+    text: string,
+    values: unknown[],
+  ): Promise<Row[]> => {
+    if (client instanceof pg.Pool || client instanceof pg.Client)
+      return (await client.query(binaryQuery({ name, text, values, types: JSON_BYTES_TYPES }))).rows as Row[];
+    const pglite = client as Pick<PGlite, 'query'>;
+    return (await pglite.query<Row>(text, values, { parsers })).rows;
+  };
+}

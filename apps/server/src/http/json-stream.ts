@@ -26,14 +26,18 @@ export function toJsonBody(payload: unknown, enter: () => Lane): string | JsonSt
   const fragments = jsonFragments(payload, 2);
   let head = '';
   for (let next = fragments.next(); !next.done; next = fragments.next()) {
+    // Bytes (stored JSON text) count as characters here: near enough for a threshold.
     if (head.length + next.value.length > INLINE_RESPONSE_CHARS)
       return new JsonStream(head, prepend(next.value, fragments), enter());
-    head += next.value;
+    head += next.value.toString();
   }
   return head;
 }
 
-function* prepend(first: string, rest: Generator<string>): Generator<string> {
+/** A fragment of JSON text: text, or the UTF-8 bytes of stored JSON text ({@link JsonText}). */
+export type Fragment = string | Buffer;
+
+function* prepend(first: Fragment, rest: Generator<Fragment>): Generator<Fragment> {
   yield first;
   yield* rest;
 }
@@ -48,7 +52,7 @@ function* prepend(first: string, rest: Generator<string>): Generator<string> {
 export class JsonStream extends Readable {
   /** Bytes sent so far. */
   readonly counter = { bytes: 0 };
-  #fragments: Iterator<string> | undefined;
+  #fragments: Iterator<Fragment> | undefined;
   readonly #chunks: Buffer[] = [];
   #produced = false;
   #waiting = false;
@@ -57,7 +61,7 @@ export class JsonStream extends Readable {
 
   constructor(
     head: string,
-    fragments: Iterator<string>,
+    fragments: Iterator<Fragment>,
     private readonly lane: Lane,
   ) {
     super({ highWaterMark: CHUNK_CHARS });
@@ -85,15 +89,15 @@ export class JsonStream extends Readable {
       const next = fragments.next();
       if (next.done) break;
       if (next.value.length >= CHUNK_CHARS) {
-        // A long fragment (a tool result's JSON text) becomes bytes on its own, never copied
-        // into a longer string first.
+        // A long fragment (a tool result's JSON text, often bytes already) is a chunk of its
+        // own, never copied into a longer string first.
         if (chunk.length > 0) this.#chunks.push(Buffer.from(chunk));
-        this.#chunks.push(Buffer.from(next.value));
+        this.#chunks.push(typeof next.value === 'string' ? Buffer.from(next.value) : next.value);
         made += chunk.length + next.value.length;
         chunk = '';
         continue;
       }
-      chunk += next.value;
+      chunk += next.value.toString();
       if (chunk.length >= CHUNK_CHARS) {
         made += chunk.length;
         this.#chunks.push(Buffer.from(chunk));
@@ -161,7 +165,7 @@ const omitted = (value: unknown): boolean =>
  * text, as one fragment; an object marked as holding one is opened at any depth. Joined, the
  * fragments are `JSON.stringify(value)`, but for the spacing of JsonText.
  */
-export function* jsonFragments(value: unknown, depth: number, key = ''): Generator<string> {
+export function* jsonFragments(value: unknown, depth: number, key = ''): Generator<Fragment> {
   if (value instanceof JsonText) {
     yield value.text;
     return;

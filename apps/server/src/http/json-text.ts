@@ -8,15 +8,16 @@
  * read, three times the database's work, and with a space after `:` and `,`.)
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** The text, or its UTF-8 bytes as the database sent them. */
+  constructor(readonly text: string | Buffer) {}
 
   /** The value, for a serialiser that does not know this class: slower, never wrong. */
   toJSON(): unknown {
-    return JSON.parse(this.text) as unknown;
+    return JSON.parse(this.text.toString()) as unknown;
   }
 
   /** Stored JSON text (or null) standing for a value of type `T` in a response body. */
-  static of<T>(text: string | null): T | null {
+  static of<T>(text: string | Buffer | null): T | null {
     return text === null ? null : (new JsonText(text) as unknown as T);
   }
 }

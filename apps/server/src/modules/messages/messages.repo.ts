@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gt, gte, max, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { type JsonValueText, jsonBytesQuery } from '../../db/fast.js';
 import { conversations, messageChanges, messages } from '../../db/schema/index.js';
 
 /** A stored conversation. */
@@ -42,17 +43,23 @@ export async function touchConversation(db: Db, conversationId: string, at: Date
 
 /**
  * A message as a history read shows it: its snapshot only as whether it has one, its tool calls
- * and content parts as the JSON text stored (sent as it is, never parsed: see JsonText).
+ * and content parts as the JSON text stored (sent as it is, never parsed: see JsonText), as bytes
+ * on PostgreSQL.
  */
 export type HistoryMessageRow = Omit<MessageRow, 'snapshot' | 'jsonBytes' | 'toolCalls' | 'contentParts'> & {
   hasSnapshot: boolean;
-  toolCallsJson: string | null;
-  contentPartsJson: string | null;
+  toolCallsJson: JsonValueText | null;
+  contentPartsJson: JsonValueText | null;
 };
+
+const MESSAGES_JSON = `SELECT seq, tool_calls AS "toolCalls", content_parts AS "contentParts" FROM messages
+  WHERE conversation_id = $1 AND seq BETWEEN $2 AND $3`;
 
 /**
  * Messages of a conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
  * to the audience's whole editable state, and not part of what a read sends) stay in the database.
+ * Tool calls and content parts come in a second statement, as bytes ({@link jsonBytesQuery}):
+ * messages are never deleted and never change them, so the rows of the first are all there.
  */
 export async function listMessages(
   db: Db,
@@ -62,20 +69,32 @@ export async function listMessages(
   const {
     snapshot: _snapshot,
     jsonBytes: _jsonBytes,
-    toolCalls,
-    contentParts,
+    toolCalls: _toolCalls,
+    contentParts: _contentParts,
     ...columns
   } = getTableColumns(messages);
-  return db
-    .select({
-      ...columns,
-      hasSnapshot: sql<boolean>`${messages.snapshot} IS NOT NULL`,
-      toolCallsJson: sql<string | null>`${toolCalls}::text`,
-      contentPartsJson: sql<string | null>`${contentParts}::text`,
-    })
+  const rows = await db
+    .select({ ...columns, hasSnapshot: sql<boolean>`${messages.snapshot} IS NOT NULL` })
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), gte(messages.seq, fromSeq)))
     .orderBy(asc(messages.seq));
+  const last = rows.at(-1);
+  if (!last) return [];
+  type JsonRow = { seq: number; toolCalls: JsonValueText | null; contentParts: JsonValueText | null };
+  const json = await jsonBytesQuery(db)<JsonRow>('messages_json_text', MESSAGES_JSON, [
+    conversationId,
+    fromSeq,
+    last.seq,
+  ]);
+  const bySeq = new Map(json.map((row) => [row.seq, row]));
+  return rows.map((row) => {
+    const stored = bySeq.get(row.seq);
+    return {
+      ...row,
+      toolCallsJson: stored?.toolCalls ?? null,
+      contentPartsJson: stored?.contentParts ?? null,
+    };
+  });
 }
 
 /** Changes of an audience's messages from sequence number `fromSeq` on, in message and position order. */
