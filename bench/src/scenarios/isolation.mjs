@@ -143,6 +143,9 @@ async function runAgainst(ctx, main, label) {
         quietB,
         sizes,
       });
+      // B measures the attack, not the building of its data set (the issue: "the data set made by
+      // SQL as above"): an attack that builds one through the API says when it is built.
+      await attacker.built;
       await sleep(sizes.startMs); // the attack gets going before B measures
       const measured = await measure();
       const outcome = await attacker.stop();
@@ -285,10 +288,10 @@ async function trashSearch({ url, a, signal }) {
 
 /**
  * Attack 2: A fills an audience's history with the largest messages the server takes (from
- * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), then reads the
- * history 16 at a time.
+ * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), says the data
+ * set is `built`, then reads the history 16 at a time.
  */
-async function messageHistories({ url, a, signal, sizes }) {
+async function messageHistories({ url, a, signal, sizes, built }) {
   const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
   const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
   const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
@@ -306,6 +309,7 @@ async function messageHistories({ url, a, signal, sizes }) {
     else if (status === 400 && stored === 0) size = Math.floor(size / 2);
     else break; // a cap on the history (or the rate limit): stop filling
   }
+  built();
   const statuses = await paced({
     signal,
     parallel: 16,
@@ -429,15 +433,27 @@ async function connections({ url, signal, sizes }) {
 /**
  * Runs attack `key` in a worker thread: A is another client, so its handling of megabytes of
  * responses must not delay B's measuring loop (they would share one event loop otherwise).
- * `stop()` ends the attack and resolves with its outcome.
+ * `built` resolves once the attack's data set is built (at once for attacks without one); `stop()`
+ * ends the attack and resolves with its outcome.
  */
 function attackInWorker(key, data) {
   const worker = new Worker(new URL(import.meta.url), { workerData: { attack: key, ...data } });
+  let markBuilt;
+  const built = new Promise((resolve) => {
+    markBuilt = resolve;
+  });
   const outcome = new Promise((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
+    worker.on('message', (message) => {
+      markBuilt(); // built, or over before it was (a failure shows in the result)
+      if (!message.built) resolve(message.result);
+    });
+    worker.once('error', (error) => {
+      markBuilt();
+      reject(error);
+    });
   });
   return {
+    built,
     stop: async () => {
       worker.postMessage('stop');
       const result = await outcome;
@@ -451,7 +467,10 @@ if (!isMainThread && workerData?.attack) {
   const stop = new AbortController();
   parentPort.on('message', (message) => message === 'stop' && stop.abort());
   const [, , run] = ATTACKS.find(([key]) => key === workerData.attack);
-  parentPort.postMessage(await run({ ...workerData, signal: stop.signal }));
+  const built = () => parentPort.postMessage({ built: true });
+  // Attacks without a data set of their own are built at once.
+  if (run !== messageHistories) built();
+  parentPort.postMessage({ result: await run({ ...workerData, signal: stop.signal, built }) });
 }
 
 /** Samples the server's RSS every 250 ms; `takeMax` returns and resets the max since last call. */
