@@ -38,17 +38,23 @@ export interface SendRequest {
   abort?: AbortSignal;
 }
 
+/** A body's error after its outcome is known (its own destruction) changes nothing. */
+function ignoreLateError(): void {}
+
 /**
  * The first {@link MAX_RESPONSE_CHARS} characters of a response body. A longer body is destroyed
  * once they have arrived; a short one is read whole, which keeps the socket for the next request.
  * Events rather than `for await`: an async iterator per response cost more than the rest of the
- * read (dispatcher profile).
+ * read (dispatcher profile). Once settled, the body keeps a listener that ignores its errors: undici
+ * emits one when a body is destroyed before its end, and an `error` event without a listener is an
+ * uncaught exception, which would end the dispatcher's process.
  */
 function readCapped(body: Dispatcher.ResponseData['body']): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let text = '';
     const done = (err?: Error) => {
       body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      body.on('error', ignoreLateError);
       if (err) reject(err);
       else resolve(text.slice(0, MAX_RESPONSE_CHARS));
     };
