@@ -52,35 +52,35 @@ describe('the claim queue', () => {
     expect(next?.row.nextAttemptAt?.getTime()).toBe(T0 - 20_000);
   });
 
-  it('counts an attempt against its share from the claim until it is settled, not only while sent', () => {
+  it('counts an attempt against its share from the claim until its exchange is over, and holds it until settled', () => {
     const queue = new ClaimQueue(4);
     queue.add([claimed('a', 'a1'), claimed('a', 'a1'), claimed('a', 'a2')]);
-    const [one] = drain(queue);
+    const [one, ...others] = drain(queue);
     if (!one) throw new Error('nothing to send');
-    queue.sent(one.row);
-    expect(queue.size).toBe(3);
+    // Being sent: in the shares.
     expect(queue.holdings()).toEqual(
       expect.arrayContaining([
         { tenantId: 'a', subscriptionId: 'a1', count: 2 },
         { tenantId: 'a', subscriptionId: 'a2', count: 1 },
       ]),
     );
+    queue.sent(one.row);
+    // Sent, its outcome being recorded: out of the shares, still held (its lease is kept).
+    expect(queue.size).toBe(3);
+    expect(queue.unsent).toBe(2);
+    expect(queue.holdings().reduce((n, h) => n + h.count, 0)).toBe(2);
+    expect(queue.holdings().find((h) => h.subscriptionId === one.row.subscriptionId)?.count ?? 0).toBe(
+      one.row.subscriptionId === 'a1' ? 1 : 0,
+    );
     queue.settled(one.row);
     expect(queue.size).toBe(2);
-    expect(queue.holdings().reduce((n, h) => n + h.count, 0)).toBe(2);
-  });
-
-  it('counts out of the shares the attempts a claim’s own statement records', () => {
-    const queue = new ClaimQueue(4);
-    queue.add([claimed('a', 'a1'), claimed('a', 'a1'), claimed('a', 'a2')]);
-    const taken = drain(queue);
-    for (const c of taken) queue.sent(c.row);
-    const a2 = taken.find((c) => c.row.subscriptionId === 'a2');
-    const a1 = taken.find((c) => c.row.subscriptionId === 'a1');
-    if (!a1 || !a2) throw new Error('nothing to send');
-    expect(queue.holdings([a2.row, a1.row])).toEqual([{ tenantId: 'a', subscriptionId: 'a1', count: 1 }]);
-    // Still held until settled: only the claim is told they are leaving.
-    expect(queue.size).toBe(3);
+    expect(queue.unsent).toBe(2);
+    for (const c of others) {
+      queue.sent(c.row);
+      queue.settled(c.row);
+    }
+    expect(queue.size).toBe(0);
+    expect(queue.holdings()).toEqual([]);
   });
 
   it('gives up waiting attempts whose lease ends before a send could finish, or all of them', () => {

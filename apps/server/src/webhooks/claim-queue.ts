@@ -4,13 +4,17 @@ import type { Claimed, InFlight } from './lease.repo.js';
 interface Share extends InFlight {
   /** Of `count` (leased and held here), how many are being sent. */
   sending: number;
+  /** Of `count`, how many were sent and wait for their outcome to be recorded. */
+  recording: number;
 }
 
 /**
  * The attempts one dispatcher holds a lease on: claimed ahead and waiting for a slot, being sent,
- * or sent and being recorded. Claims count every held attempt against its subscription's and
- * tenant's share; sends take waiting attempts round robin (the tenant, then the subscription, with
- * the fewest being sent; then the oldest), never more than `tenantCap` of one tenant at once.
+ * or sent and being recorded. Claims count the attempts not yet sent or being sent against their
+ * subscription's and tenant's share (one being recorded keeps its lease, so no claim takes it
+ * again, but no longer uses a share); sends take waiting attempts round robin (the tenant, then
+ * the subscription, with the fewest being sent; then the oldest), never more than `tenantCap` of
+ * one tenant at once.
  */
 export class ClaimQueue {
   readonly #tenantCap: number;
@@ -18,6 +22,7 @@ export class ClaimQueue {
   readonly #shares = new Map<string, Share>();
   readonly #tenantSending = new Map<string, number>();
   #held = 0;
+  #recording = 0;
 
   constructor(tenantCap: number) {
     this.#tenantCap = tenantCap;
@@ -28,22 +33,21 @@ export class ClaimQueue {
     return this.#held;
   }
 
+  /** Attempts held that are waiting for a slot or being sent (not yet being recorded). */
+  get unsent(): number {
+    return this.#held - this.#recording;
+  }
+
   /** Attempts waiting for a slot. */
   get waiting(): number {
     return this.#waiting.length;
   }
 
-  /**
-   * Held attempts per subscription: what a claim counts against the shares. `leaving` are held
-   * attempts to count out: successes that the statement making the claim records.
-   */
-  holdings(leaving: readonly Pick<DeliveryRow, 'subscriptionId'>[] = []): InFlight[] {
-    const out = new Map<string, number>();
-    for (const l of leaving) out.set(l.subscriptionId, (out.get(l.subscriptionId) ?? 0) + 1);
+  /** Attempts waiting or being sent, per subscription: what a claim counts against the shares. */
+  holdings(): InFlight[] {
     const held: InFlight[] = [];
-    for (const { tenantId, subscriptionId, count } of this.#shares.values()) {
-      const left = count - (out.get(subscriptionId) ?? 0);
-      if (left > 0) held.push({ tenantId, subscriptionId, count: left });
+    for (const { tenantId, subscriptionId, count, recording } of this.#shares.values()) {
+      if (count > recording) held.push({ tenantId, subscriptionId, count: count - recording });
     }
     return held;
   }
@@ -56,6 +60,7 @@ export class ClaimQueue {
         subscriptionId: c.row.subscriptionId,
         count: 0,
         sending: 0,
+        recording: 0,
       };
       share.count += 1;
       this.#shares.set(c.row.subscriptionId, share);
@@ -100,17 +105,27 @@ export class ClaimQueue {
     return taken;
   }
 
-  /** An attempt {@link next} took is no longer being sent (its exchange is over); still held. */
+  /**
+   * An attempt {@link next} took is no longer being sent (its exchange is over): still held until
+   * settled, but out of the shares. Called once per attempt, before {@link settled}.
+   */
   sent(row: DeliveryRow): void {
     const left = (this.#tenantSending.get(row.tenantId) ?? 1) - 1;
     if (left > 0) this.#tenantSending.set(row.tenantId, left);
     else this.#tenantSending.delete(row.tenantId);
     const share = this.#shares.get(row.subscriptionId);
-    if (share) share.sending -= 1;
+    if (share) {
+      share.sending -= 1;
+      share.recording += 1;
+    }
+    this.#recording += 1;
   }
 
-  /** An attempt {@link next} took is settled (recorded, or given up by a killed dispatcher). */
+  /** An attempt {@link sent} is settled (recorded, or given up by a killed dispatcher). */
   settled(row: DeliveryRow): void {
+    const share = this.#shares.get(row.subscriptionId);
+    if (share) share.recording -= 1;
+    this.#recording -= 1;
     this.#release(row);
   }
 

@@ -34,10 +34,15 @@ class Dispatcher implements WebhookDispatcher {
   readonly #concurrency: number;
   readonly #tenantCap: number;
   /**
-   * Attempts held at most: the slots, and as many claimed ahead, so that a freed slot starts its
-   * next send at once instead of after a claim's round trip.
+   * Attempts waiting or being sent at most: the slots, and as many claimed ahead, so that a freed
+   * slot starts its next send at once instead of after a claim's round trip.
    */
   readonly #capacity: number;
+  /**
+   * Attempts held at most, those sent and being recorded included: twice {@link #capacity}, so that
+   * outcomes waiting for their batch's commit do not hold back the next sends.
+   */
+  readonly #maxHeld: number;
   /** Free room worth a claim: a quarter of the slots at least (fewer queries under load). */
   readonly #refill: number;
   /**
@@ -84,6 +89,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#concurrency,
     );
     this.#capacity = 2 * this.#concurrency;
+    this.#maxHeld = 2 * this.#capacity;
     this.#queue = new ClaimQueue(this.#tenantCap);
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
@@ -148,11 +154,11 @@ class Dispatcher implements WebhookDispatcher {
     const dueBy = this.#options.clock();
     const launched = this.#launched;
     while (!this.#closing) {
-      const rows = await this.#claim(this.#capacity - this.#queue.size, dueBy);
+      const rows = await this.#claim(this.#room(), dueBy);
       this.#enqueue(rows);
       if (this.#inFlight.size === 0) break;
       // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
-      if (rows.length === 0 || this.#queue.size >= this.#capacity) await Promise.race(this.#inFlight);
+      if (rows.length === 0 || this.#room() <= 0) await Promise.race(this.#inFlight);
     }
     return this.#launched - launched;
   }
@@ -174,7 +180,7 @@ class Dispatcher implements WebhookDispatcher {
   async #run(): Promise<void> {
     while (this.#running) {
       try {
-        const free = this.#capacity - this.#queue.size;
+        const free = this.#room();
         let short = true;
         if (free >= this.#refill || this.#queue.size === 0) {
           this.#woken = false;
@@ -191,7 +197,7 @@ class Dispatcher implements WebhookDispatcher {
             short = this.#enqueue(await this.#claim(free)) < free;
           }
         }
-        if (short || this.#capacity - this.#queue.size < this.#refill) await this.#sleep(this.#pollMs);
+        if (short || this.#room() < this.#refill) await this.#sleep(this.#pollMs);
       } catch (err) {
         if (!this.#running) break;
         this.#log.error({ err }, 'webhook dispatcher poll failed; retrying');
@@ -205,7 +211,7 @@ class Dispatcher implements WebhookDispatcher {
   async #claim(limit: number, dueBy?: Date): Promise<Claimed[]> {
     this.#claiming = true;
     try {
-      const rows = await leaseDueWithTargets(this.#options.db, this.#leaseRequest(limit, [], dueBy));
+      const rows = await leaseDueWithTargets(this.#options.db, this.#leaseRequest(limit, dueBy));
       this.#options.observer?.claimed(rows.length);
       return rows;
     } finally {
@@ -213,8 +219,17 @@ class Dispatcher implements WebhookDispatcher {
     }
   }
 
-  /** A claim of up to `limit` attempts, within the shares of what is held (but `leaving`). */
-  #leaseRequest(limit: number, leaving: readonly Leaving[], dueBy?: Date): LeaseRequest {
+  /**
+   * How many attempts a claim may add: room under {@link #capacity} for attempts to send, and under
+   * {@link #maxHeld} for all held, `recorded` of them counted out (a batch the claim's own statement
+   * records).
+   */
+  #room(recorded = 0): number {
+    return Math.min(this.#capacity - this.#queue.unsent, this.#maxHeld - this.#queue.size + recorded);
+  }
+
+  /** A claim of up to `limit` attempts, within the shares of what waits or is being sent. */
+  #leaseRequest(limit: number, dueBy?: Date): LeaseRequest {
     const now = this.#options.clock();
     return {
       now: dueBy ?? now,
@@ -223,7 +238,7 @@ class Dispatcher implements WebhookDispatcher {
       limit,
       // Each tenant may hold as many attempts ahead as it may send at once.
       tenantCap: 2 * this.#tenantCap,
-      inFlight: this.#queue.holdings(leaving),
+      inFlight: this.#queue.holdings(),
     };
   }
 
@@ -233,10 +248,10 @@ class Dispatcher implements WebhookDispatcher {
    */
   #rideRequest(leaving: readonly Leaving[]): LeaseRequest | undefined {
     if (!this.#running || this.#closing || this.#claiming) return undefined;
-    const free = this.#capacity - this.#queue.size + leaving.length;
+    const free = this.#room(leaving.length);
     if (free < this.#refill) return undefined;
     this.#claiming = true;
-    return this.#leaseRequest(free, leaving);
+    return this.#leaseRequest(free);
   }
 
   /** A ride-along claim came back (undefined: its statement failed, nothing was leased). */
@@ -292,6 +307,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#sending -= 1;
       this.#queue.sent(row);
       this.#pump();
+      if (this.#room() >= this.#refill) this.#signal();
     };
     const task = deliverOne(this.#deliverDeps, row, this.#token, target, sent).catch((err: unknown) => {
       if (!this.#killSwitch.signal.aborted) {
@@ -303,7 +319,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#inFlight.delete(task);
       sent();
       this.#queue.settled(row);
-      if (this.#capacity - this.#queue.size >= this.#refill) this.#signal();
+      if (this.#room() >= this.#refill) this.#signal();
     });
   }
 

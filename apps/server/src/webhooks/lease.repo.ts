@@ -181,7 +181,7 @@ const leaseAfter = (offset: number) => LEASE.replace(/\$(\d+)/g, (_, n: string) 
  * commit instead of two: {@link COMPLETE_SUCCESSES_CTES}, then `leased`, the claim.
  * Every CTE reads the statement's one snapshot, so the claim still sees the batch's attempts as
  * pending, but leased to this dispatcher (its lease is not over), so it never takes them again; the
- * caller counts them out of its holdings. Each row is a claimed attempt with its targets (one row
+ * caller's holdings leave them out (they are sent). Each row is a claimed attempt with its targets (one row
  * with null attempt columns when nothing was claimed); the first also carries the ids recorded.
  */
 const COMPLETE_AND_LEASE = `WITH ${COMPLETE_SUCCESSES_CTES}, leased AS (${leaseAfter(6)} RETURNING *)

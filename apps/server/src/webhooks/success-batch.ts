@@ -25,7 +25,7 @@ const MAX_BATCH = 256;
 const COMPLETE_SUCCESSES = `WITH ${COMPLETE_SUCCESSES_CTES}
 SELECT id FROM done`;
 
-/** Whose share a success being recorded frees: the claim riding with it counts it out. */
+/** A success being recorded: the claim riding with its statement may use the room it leaves. */
 export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
 
 /**
@@ -84,8 +84,8 @@ export class SuccessRecorder {
   }
 
   /**
-   * Records one success; false when the lease was lost (nothing written). `leaving` says whose
-   * share it frees (for a ride-along claim; without it the claim counts the attempt as still held).
+   * Records one success; false when the lease was lost (nothing written). `leaving` is the attempt
+   * as a ride-along claim counts it (without it, the claim counts it as still held).
    */
   record(id: string, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
