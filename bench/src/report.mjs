@@ -169,6 +169,12 @@ function backlog(b) {
   ];
 }
 
+/** Medians of the CPU per delivery of each process of a drain (empty for runs before it was measured). */
+function cpuCell(cpu) {
+  if (!cpu) return '';
+  return [cpu.dispatcher, cpu.postgres, cpu.receiver].map((c) => c.median.toFixed(0)).join(' / ');
+}
+
 function webhooks(w) {
   return [
     '## 4. Webhook delivery',
@@ -176,11 +182,29 @@ function webhooks(w) {
     `A backlog of ${w.events} \`page.version.created\` events for one subscription, delivered by \`customer-api dispatch\` processes (16 deliveries in flight each) to a loopback receiver that answers 200 at once; rate from first to last arrival. Baseline: the same number of plain undici POSTs, 16 in flight. Latency: events committed one at a time at ${w.latencyRate}/s with one idle dispatcher, ${w.samples} samples.`,
     '',
     table(
-      ['Sender', 'deliveries/s', '/ undici', 'transactions per delivery'],
       [
-        ['1 dispatcher', f0(w.one), f2(w.ratioOne), w.transactionsOne ? f2(w.transactionsOne) : ''],
-        ['2 dispatchers', f0(w.two), f2(w.ratioTwo), w.transactionsTwo ? f2(w.transactionsTwo) : ''],
-        ['plain undici POSTs', f0(w.undici), '1', '0'],
+        'Sender',
+        'deliveries/s',
+        '/ undici',
+        'transactions per delivery',
+        'CPU µs per delivery: dispatcher / PostgreSQL / receiver',
+      ],
+      [
+        [
+          '1 dispatcher',
+          f0(w.one),
+          f2(w.ratioOne),
+          w.transactionsOne ? f2(w.transactionsOne) : '',
+          cpuCell(w.cpuOne),
+        ],
+        [
+          '2 dispatchers',
+          f0(w.two),
+          f2(w.ratioTwo),
+          w.transactionsTwo ? f2(w.transactionsTwo) : '',
+          cpuCell(w.cpuTwo),
+        ],
+        ['plain undici POSTs', f0(w.undici), '1', '0', ''],
       ],
     ),
     '',

@@ -7,7 +7,7 @@
 // (node --cpu-prof); BENCH_WEBHOOKS_NODE_ARGS adds Node options to the dispatcher processes.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { ensureTenant, loadConfig, newId, openDatabase, systemClock } from '@customer-api/server';
@@ -126,10 +126,40 @@ async function stopDispatchers(children) {
   await Promise.all(children.map((c) => stopProcess(c)));
 }
 
+/** CPU seconds a process has used (Linux /proc; 0 once it is gone). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds used so far by the dispatchers, by every PostgreSQL process, and by this process. */
+function cpuNow(children) {
+  let postgres = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += cpuSeconds(pid);
+    } catch {}
+  }
+  const own = process.cpuUsage();
+  return {
+    dispatcher: children.reduce((sum, c) => sum + cpuSeconds(c.pid), 0),
+    postgres,
+    receiver: (own.user + own.system) / 1e6,
+  };
+}
+
 /**
- * Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded), and the
+ * Deliveries/s of a backlog of EVENTS, first to last arrival (process start-up excluded); the
  * database transactions per delivery from the dispatchers' start to their stop (each of the
- * dispatcher's statements is one; start-up and this query's own add a few per round).
+ * dispatcher's statements is one; start-up and this query's own add a few per round); and the CPU
+ * per delivery, in µs, of the dispatchers, of PostgreSQL (every process of the server: this machine
+ * runs nothing else on it during the drain) and of this process (the receiver), from the first
+ * arrival to the last.
  */
 async function drain(dispatchers) {
   await emit(EVENTS);
@@ -137,13 +167,27 @@ async function drain(dispatchers) {
   firstAt = 0;
   const before = await transactions();
   const children = startDispatchers(dispatchers);
+  let cpu;
   try {
+    await until(1);
+    const start = cpuNow(children);
     await until(EVENTS);
+    const end = cpuNow(children);
+    const perDelivery = (key) => ((end[key] - start[key]) * 1e6) / (EVENTS - 1);
+    cpu = {
+      dispatcher: perDelivery('dispatcher'),
+      postgres: perDelivery('postgres'),
+      receiver: perDelivery('receiver'),
+    };
   } finally {
     await stopDispatchers(children);
   }
   const after = await transactions();
-  return { rate: (EVENTS - 1) / ((lastAt - firstAt) / 1000), transactions: (after - before - 1) / EVENTS };
+  return {
+    rate: (EVENTS - 1) / ((lastAt - firstAt) / 1000),
+    transactions: (after - before - 1) / EVENTS,
+    cpu,
+  };
 }
 
 /** The same number of POSTs with undici, the same concurrency and a body of the same size. */
@@ -251,8 +295,8 @@ async function backlog() {
   };
 }
 
-const { rate: one, transactions: transactionsOne } = await drain(1);
-const { rate: two, transactions: transactionsTwo } = await drain(2);
+const { rate: one, transactions: transactionsOne, cpu: cpuOne } = await drain(1);
+const { rate: two, transactions: transactionsTwo, cpu: cpuTwo } = await drain(2);
 const undici = await plainUndici();
 const lat = await latency();
 const large = BACKLOG > 0 ? await backlog() : undefined;
@@ -260,5 +304,5 @@ receiver.close();
 await stats.end();
 await database.close();
 process.stdout.write(
-  `${JSON.stringify({ events: EVENTS, one, two, undici, transactionsOne, transactionsTwo, latency: lat, backlog: large, database: database.kind })}\n`,
+  `${JSON.stringify({ events: EVENTS, one, two, undici, transactionsOne, transactionsTwo, cpuOne, cpuTwo, latency: lat, backlog: large, database: database.kind })}\n`,
 );

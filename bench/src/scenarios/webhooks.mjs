@@ -33,9 +33,18 @@ export async function runWebhooks(ctx) {
     ratioTwo: spread(rounds.map((r) => r.two / r.undici)),
     transactionsOne: spread(rounds.map((r) => r.transactionsOne)),
     transactionsTwo: spread(rounds.map((r) => r.transactionsTwo)),
+    cpuOne: cpuSpread(rounds.map((r) => r.cpuOne)),
+    cpuTwo: cpuSpread(rounds.map((r) => r.cpuTwo)),
     p50: spread(rounds.map((r) => r.latency.p50)),
     p99: spread(rounds.map((r) => r.latency.p99)),
     samples: rounds.reduce((n, r) => n + r.latency.samples, 0),
     backlog: rounds[0]?.backlog,
   };
+}
+
+/** CPU µs per delivery by process, each spread over the rounds. */
+function cpuSpread(cpus) {
+  return Object.fromEntries(
+    ['dispatcher', 'postgres', 'receiver'].map((k) => [k, spread(cpus.map((c) => c[k]))]),
+  );
 }
