@@ -10,15 +10,16 @@ export const NOTES = {
     'runs (see the load average below). Ratios within a round are the figures to read.',
   ].join(' '),
 
-  overhead: `**Two quiet re-measurements (2026-11-24, load average under 3)** an hour apart: at 14:12,
-ours / bare Fastify 0.95 and ours / direct pg 0.60 (both targets met); at 15:23, with cursor HMACs
-on a prepared key (Node 24 imported the raw key bytes again for every HMAC: 13.8 µs against 2.8 µs
-each), 0.82 and 0.53 (the table above). The two runs differ by more than the change could move them:
-the direct-pg baseline itself went from 3,186 to 4,243 pages/s. Server CPU per request, steadier,
-is 1.3 to 1.4 × bare Fastify's (431 against 303 µs): a quiet profile of ours under this load
-shows no hook above a few per cent (the two statements' socket writes and the response's write
-are a quarter of it, as for bare Fastify), so the read path's remaining gap is spread over
-authentication, the tenant's database share, metrics and serialisation, not one cost to remove.
+  overhead: `**This run (2026-11-24 22:02, load average under 2)** follows two earlier quiet runs of the
+day: at 14:12, ours / bare Fastify 0.95 and ours / direct pg 0.60; at 15:23, 0.82 and 0.53 (the
+direct-pg baseline itself went from 3,186 to 4,243 pages/s between the two); just before this one,
+without the timestamp change below, 0.93 and 0.56. The direct-pg target sits inside this spread. Server CPU
+per request, steadier, is 1.3 × bare Fastify's (239 against 186 µs). A profile of ours under this
+load: the two statements' socket writes and the response's write are over a quarter of it, as for
+bare Fastify; parsing \`timestamptz\` took 6 % (two per page, through a rebuilt ISO string) and
+now reads the characters (0.33 → 0.09 µs each; alternating builds, 3 × 8 s: 3,889 → 4,165 req/s);
+the rest is spread over the driver's row parsing, serialisation, collections, authentication, the
+tenant's database share and metrics, none above 4 %: no one cost left to remove.
 
 On 2026-11-22: ours ran at about the bare Fastify route's rate, and ahead of both peers. The first
 full run (0.58 × bare Fastify) spent its extra CPU in drizzle-orm (building the two statements'
@@ -27,9 +28,9 @@ request for the rate limit. Since then (\`docs/decisions.md\`: "Hot reads skip t
 rate-limit counts are sent in batches"):
 
 - \`listPages\` and every \`totalCount\` read run fixed SQL on the driver as named prepared statements,
-  selecting columns under their drizzle keys, and \`timestamptz\` values are parsed by the engine's
-  ISO parser instead of node-postgres' general one (the bare route and the peers keep that one,
-  which is why ours can pass them);
+  selecting columns under their drizzle keys, and \`timestamptz\` values are parsed from their
+  characters instead of by node-postgres' general parser (the bare route and the peers keep that
+  one, which is why ours can pass them);
 - the rate limiter counts locally far from the limit and sends increments to Redis every 50 ms
   (exact within 5 % of the limit);
 - request ids draw randomness from a pooled buffer.
@@ -87,16 +88,32 @@ it, so an attempt still counts only once its row is written. Same-run A/B (8 alt
 per delivery, PostgreSQL 383 → 362 µs; deliveries per second did not move beyond the noise (1,287
 → 1,303). Claims also load only the columns a send needs.
 
-**Gap and cause.** A delivery costs about 1.1 ms of CPU in all: the dispatcher about 600 µs,
-PostgreSQL about 370 µs (a claim of 16 about 2.2 ms, a success batch of 16 about 2.2 ms of which
-about 0.8 ms is the synchronous commit, fan-out about 140 µs per event), the receiver about 120 µs.
-On two cores shared with the load generator that bounds the rate near what is measured, and the
-undici baseline writes nothing. What is left to try: fan-out folded into the claim, each delivery's
-body serialised once when its event is written, and dispatchers on cores of their own, which is
-how delivery scales out. Not done: \`synchronous_commit = off\` for the outcome writes (about 40 %
-less PostgreSQL CPU per success statement; a PostgreSQL crash would then forget the last outcomes
-and send them again: still at least once, but a durability trade an operator should choose), and
-acknowledging before recording, which the at-least-once guarantee rules out.
+**Sent attempts leave the shares (2026-11-24, night).** An attempt sent and waiting for its
+batch's commit still counted against the dispatcher's room and its tenant's share, so under load
+the next claims waited for commits. Now the shares count attempts waiting or being sent, and the
+room is twice the slots for those and four times for all held (an attempt still keeps its lease
+until its row is written). Alternating builds, 6,000-event drains, one dispatcher, quiet machine:
+4,700–5,300 → 5,300–6,900 deliveries/s; CPU per delivery of the dispatcher 135–152 → 108–133 µs
+and of PostgreSQL 100–123 → 72–103 µs; transactions per delivery 0.14 → 0.08.
+
+**Gap and cause (2026-11-24, night, load average under 2).** This run measured 3 to 4 × the rates
+of the evening's run at load average 8 (1,047 deliveries/s against 4,813 undici POSTs then, 0.23 ×)
+and about the same ratio: the machine moved, not the ratio. The CPU column says why the ratio stays: a
+delivery costs about 100 µs of the dispatcher's CPU in a steady drain (its profile: the loopback
+\`writev\` of each POST about 22 µs, where the kernel does the receiver's TCP work on the sender's
+time; collections about 9 µs; reading claims and writing array parameters about 10 µs; HMAC about
+5 µs), about 90 µs of PostgreSQL's (three row versions per delivery, fan-out, lease and outcome,
+with their index entries and WAL) and about 25 µs of the receiver's, so two cores doing nothing
+else would deliver at most about 9,000 a second; the undici baseline, client and receiver in one
+process and nothing written, reaches 32,000 POSTs a second in a steady run of 20,000 (0.18–0.20 ×
+for the dispatcher there; the 2,000-event table includes each side's warm-up). Half of undici
+would need a whole delivery, PostgreSQL included, in under about 100 µs of CPU: out of reach of a
+design that writes each attempt's outcome durably before it counts, on two shared cores. Delivery
+scales out with dispatchers on cores of their own; the large backlog over ten tenants drained at
+the rate shown (0.49 × this run's undici median). Not done: \`synchronous_commit = off\` for the
+outcome writes (measured today: no change in rate, as commits are no longer waited on one by one;
+a PostgreSQL crash would forget the last outcomes and send them again), and acknowledging before
+recording, which the at-least-once guarantee rules out.
 
 **Large backlog memory.** The run before this one (21:00) drained the backlog at 2,076 deliveries/s
 and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the drain, then stayed at
@@ -114,13 +131,14 @@ of one object level would have taken the 42-tool list of the first release from 
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,
 
-  isolation: `**This run (2026-11-24 20:53)**; its "before" rows are those of the run of 14:31
-(load average 8.5, same attacks and method), not measured again. On this shared machine one full
-run says little: B's quiet p99 moved between 5.7 and 16.7 ms over the day, and the same attack gave
-very different ratios from one run to the next. Full runs of today, the first before the change
-below: message histories 3.00, 2.29 and 3.23 ×; idle connections 1.10, 0.86 and 4.08 ×; trash
-search 0.77, 0.89 and 0.72 ×; slow receivers 0.94, 0.88 and 1.24 ×. B got no non-2xx answer in any
-of them, its event was delivered at once, and its p99 under attack stayed under 40 ms.
+  isolation: `**This run (2026-11-24 21:37, load average under 3)**; its "before" rows are those of the
+run of 14:31 (load average 8.5, same attacks and method), not measured again. On this shared machine
+one full run says little: B's quiet p99 moved between 4.2 and 16.7 ms over the day, and the same
+attack gave very different ratios from one run to the next. Full runs of today, the first before
+the change below: message histories 3.00, 2.29, 3.23 and 2.76 ×; idle connections 1.10, 0.86, 4.08
+and 2.53 ×; trash search 0.77, 0.89, 0.72 and 1.01 ×; slow receivers 0.94, 0.88, 1.24 and 1.12 ×. B
+got no non-2xx answer in any of them, its event was delivered at once, and its p99 under attack
+stayed under 40 ms. A 20-second run of the message attack alone right after this one gave 1.71 ×.
 
 **Message histories: what changed, what remains.** A 4 MiB history read made PostgreSQL print 4 MiB
 of jsonb (about 35 ms) and the server hold about four times its size at once (the driver's text, the
@@ -133,8 +151,13 @@ posts (6 to 8 ms each), takes 0.2 ms. B now measures once A's history is written
 each attack's data set beforehand); that changed nothing measurable. What remains: during the
 attack the server's event loop still stalls for more than 10 ms about once a second, and in most
 stalls its own thread ran for less than half the time: PostgreSQL, A's client reading its 4 MiB/s,
-B's client and the server share two cores, and B's tail follows the scheduler. A machine with cores
-to spare, or the attacker's reads served by another process, is where this target can be judged.
+B's client and the server share two cores, and B's tail follows the scheduler. This run was made on
+a quiet machine to test that: B's quiet p99 fell to 4 to 6 ms and its p99 under the attack to 10 to
+15 ms, so the ratio stayed near 2.5. Those 400 requests per phase make p99 their fourth slowest: in
+the 20-second run, the server's event loop stalled over 12 ms seven times, once for 24 ms of which
+15 ms its own work, the other six times for 13 to 17 ms of which 2.5 to 7 ms its own (the rest:
+waiting for a core). A machine with cores to spare, or the attacker's reads served by another
+process, is where this target can be judged.
 
 Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
   // One-off run of bench/src/scenarios/asset-content.mjs (not part of \`pnpm bench\`): rendered as is.
