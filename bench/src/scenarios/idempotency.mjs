@@ -196,6 +196,8 @@ export function renderIdempotency(r, table) {
     '',
     table(['Operation', 'p50 without', 'p50 with key', 'added at p50', 'p99 without', 'p99 with key'], rows),
     '',
+    `Target: under 1 ms added at p50 — ${Object.values(r.latency).every((l) => l.addedP50 < 1) ? '**met**' : '**missed**'}.`,
+    '',
     ...(r.note ? [r.note, ''] : []),
     `The key table after keyed \`createAccountLog\` requests from ${r.concurrency} connections: with the default TTL (24 h) every row is kept; with \`IDEMPOTENCY_TTL_S=${r.shortTtlS}\` each write sweeps up to 16 expired rows, so the table holds about ${r.shortTtlS} s of writes (rate × TTL) however many were made. MiB are the files on disk, the primary key and the expiry index included: rows the sweep removes leave space that later writes reuse (autovacuum), so with a short TTL the files keep the high-water mark of the run while the rows stay bounded; bytes/row divides the files by the live rows.`,
     '',
