@@ -133,6 +133,15 @@ describe('size of a history', () => {
     const history = GetMessageSchema.parse(read.json());
     expect(history.messages).toHaveLength(accepted);
     expect(history.pendingChanges).toHaveLength(accepted);
+    // Read in slices of about 256 KiB (one message each here), every tool call whole and in its message.
+    expect(
+      repo.historySlices(Array.from({ length: accepted }, (_, i) => ({ seq: i + 1, jsonBytes: 200_050 }))),
+    ).toHaveLength(accepted);
+    for (const m of history.messages) {
+      expect(m.toolCalls).toEqual([
+        expect.objectContaining({ id: 'tc1', result: { text: 'x'.repeat(200_000) } }),
+      ]);
+    }
     const bytes = historyBytes(read.body);
     expect(bytes).toBeLessThanOrEqual(MESSAGE_HISTORY_MAX_BYTES);
     expect(bytes).toBeGreaterThan(MESSAGE_HISTORY_MAX_BYTES - 2 * 240_000);

@@ -56,10 +56,45 @@ const MESSAGES_JSON = `SELECT seq, tool_calls AS "toolCalls", content_parts AS "
   WHERE conversation_id = $1 AND seq BETWEEN $2 AND $3`;
 
 /**
+ * Stored size a statement of {@link listMessages} reads tool calls and content parts for, at most
+ * (or one message, if larger). A 4 MiB history in one statement kept the event loop parsing for
+ * about 9 ms at once, delaying every other tenant's requests; in slices, their I/O runs between.
+ */
+export const HISTORY_SLICE_BYTES = 256 * 1024;
+
+/** Inclusive `[from, to]` ranges of sequence numbers, each about `sliceBytes` of stored JSON at most. */
+export function historySlices(
+  rows: readonly { seq: number; jsonBytes: number | null }[],
+  sliceBytes = HISTORY_SLICE_BYTES,
+): [number, number][] {
+  const slices: [number, number][] = [];
+  let from: number | undefined;
+  let to = 0;
+  let bytes = 0;
+  for (const row of rows) {
+    // A message written before sizes were stored counts as a full slice: it gets one of its own.
+    const size = row.jsonBytes ?? sliceBytes;
+    if (from !== undefined && bytes + size > sliceBytes) {
+      slices.push([from, to]);
+      from = undefined;
+    }
+    if (from === undefined) {
+      from = row.seq;
+      bytes = 0;
+    }
+    to = row.seq;
+    bytes += size;
+  }
+  if (from !== undefined) slices.push([from, to]);
+  return slices;
+}
+
+/**
  * Messages of a conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
  * to the audience's whole editable state, and not part of what a read sends) stay in the database.
- * Tool calls and content parts come in a second statement, as bytes ({@link jsonBytesQuery}):
- * messages are never deleted and never change them, so the rows of the first are all there.
+ * Tool calls and content parts come in further statements, as bytes ({@link jsonBytesQuery}), one
+ * per {@link HISTORY_SLICE_BYTES} of them: messages are never deleted and never change them, so the
+ * rows of the first statement are all there, and the slices read one consistent history.
  */
 export async function listMessages(
   db: Db,
@@ -68,7 +103,6 @@ export async function listMessages(
 ): Promise<HistoryMessageRow[]> {
   const {
     snapshot: _snapshot,
-    jsonBytes: _jsonBytes,
     toolCalls: _toolCalls,
     contentParts: _contentParts,
     ...columns
@@ -78,16 +112,17 @@ export async function listMessages(
     .from(messages)
     .where(and(eq(messages.conversationId, conversationId), gte(messages.seq, fromSeq)))
     .orderBy(asc(messages.seq));
-  const last = rows.at(-1);
-  if (!last) return [];
   type JsonRow = { seq: number; toolCalls: JsonValueText | null; contentParts: JsonValueText | null };
-  const json = await jsonBytesQuery(db)<JsonRow>('messages_json_text', MESSAGES_JSON, [
-    conversationId,
-    fromSeq,
-    last.seq,
-  ]);
-  const bySeq = new Map(json.map((row) => [row.seq, row]));
-  return rows.map((row) => {
+  const bySeq = new Map<number, JsonRow>();
+  for (const [from, to] of historySlices(rows)) {
+    const json = await jsonBytesQuery(db)<JsonRow>('messages_json_text', MESSAGES_JSON, [
+      conversationId,
+      from,
+      to,
+    ]);
+    for (const row of json) bySeq.set(row.seq, row);
+  }
+  return rows.map(({ jsonBytes: _jsonBytes, ...row }) => {
     const stored = bySeq.get(row.seq);
     return {
       ...row,
