@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { ValidationError } from '../lib/errors.js';
 import { errorBody } from './errors.js';
 import { genRequestId } from './request-id.js';
+import { TurnQueue } from './turn-queue.js';
 
 /** The Node.js HTTP parser's error (a `clientError` event). */
 type ConnectionError = Error & { code?: string };
@@ -15,15 +16,18 @@ function describe(err: ConnectionError): string {
 
 /**
  * Requests Node's HTTP parser refuses (malformed request line or headers, headers over 16 KiB,
- * conflicting Content-Length, bad chunked encoding) never reach Fastify's routing, and Fastify's
- * default answer is its own body. This answers them with the specification's error object too:
- * 400 VALIDATION_ERROR about the headers (the specification has no 408 or 431), then closes the
- * connection as Node does.
+ * conflicting Content-Length, bad chunked encoding, a request not received within its timeout)
+ * never reach Fastify's routing, and Fastify's default answer is its own body. This answers them
+ * with the specification's error object too: 400 VALIDATION_ERROR about the headers (the
+ * specification has no 408 or 431), then closes the connection as Node does. A lone error is
+ * answered at once; a burst a slice per turn of the event loop ({@link TurnQueue}): the request
+ * timeouts of a thousand trickling connections fall due in one check, and answering them at once
+ * held every other request for about 75 ms. A socket waiting for its answer reads nothing more.
  */
-export function clientErrorHandler(baseUrl: string) {
-  return (err: ConnectionError, socket: Socket): void => {
-    if (err.code === 'ECONNRESET' || socket.destroyed) return;
-    if (socket.writable) {
+export function clientErrorHandler(baseUrl: string, answers = new TurnQueue()) {
+  const waiting = new WeakSet<Socket>();
+  const answer = (err: ConnectionError, socket: Socket): void => {
+    if (!socket.destroyed && socket.writable) {
       const requestId = genRequestId();
       const body = JSON.stringify(
         errorBody(baseUrl, requestId, ValidationError.of('headers', describe(err))),
@@ -38,5 +42,13 @@ export function clientErrorHandler(baseUrl: string) {
       );
     }
     socket.destroy();
+  };
+  return (err: ConnectionError, socket: Socket): void => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    // The parser reports again for every chunk that still arrives: one answer per connection.
+    if (waiting.has(socket)) return;
+    waiting.add(socket);
+    socket.pause();
+    answers.runNowOrLater(() => answer(err, socket));
   };
 }

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { TurnQueue } from './turn-queue.js';
 
 /** How often Node checks the headers and request timeouts (set on the server in `app.ts`). */
 export const connectionsCheckingInterval = (http: Config['http']) => Math.min(1000, http.headersTimeoutMs);
@@ -11,15 +12,17 @@ export const connectionsCheckingInterval = (http: Config['http']) => Math.min(10
  * beside Node's connection checks. Each new connection therefore gets a timer of its own: no
  * request within the headers timeout (plus two check intervals, so that half-sent headers still
  * get Node's answer first) and it is closed. The first request clears it. Connections opened in a
- * burst fall due together: they are closed {@link CLOSES_PER_TURN} per turn of the event loop, so
- * ten thousand idle sockets closing never hold up the requests of others.
+ * burst fall due together: they are closed a slice per turn of the event loop ({@link TurnQueue}),
+ * so ten thousand idle sockets closing never hold up the requests of others.
  */
 export function registerConnectionTimeouts(app: FastifyInstance, http: Config['http']): void {
   const firstRequestMs = http.headersTimeoutMs + 2 * connectionsCheckingInterval(http);
   const timers = new WeakMap<Socket, NodeJS.Timeout>();
-  const closer = new BatchedCloser();
+  const closer = new TurnQueue();
   app.server.on('connection', (socket: Socket) => {
-    const timer = setTimeout(() => closer.close(socket), firstRequestMs).unref();
+    // Closed now or in a later turn, unless its first request arrived meanwhile (the hook below).
+    const close = () => timers.has(socket) && socket.destroy();
+    const timer = setTimeout(() => closer.runNowOrLater(close), firstRequestMs).unref();
     timers.set(socket, timer);
     socket.once('close', () => clearTimeout(timer));
   });
@@ -31,27 +34,4 @@ export function registerConnectionTimeouts(app: FastifyInstance, http: Config['h
       timers.delete(socket);
     }
   });
-}
-
-/** Sockets destroyed per turn of the event loop when many fall due at once. */
-export const CLOSES_PER_TURN = 256;
-
-/** Destroys sockets {@link CLOSES_PER_TURN} at a time, one batch per turn of the event loop. */
-export class BatchedCloser {
-  readonly #due: Socket[] = [];
-  #scheduled = false;
-
-  /** Destroys `socket` in this turn's batch or a later one. */
-  close(socket: Socket): void {
-    this.#due.push(socket);
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    setImmediate(() => this.#drain());
-  }
-
-  #drain(): void {
-    for (const socket of this.#due.splice(0, CLOSES_PER_TURN)) socket.destroy();
-    if (this.#due.length > 0) setImmediate(() => this.#drain());
-    else this.#scheduled = false;
-  }
 }

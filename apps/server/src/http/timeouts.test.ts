@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../test/test-app.js';
-import { BatchedCloser, CLOSES_PER_TURN } from './connection-timeouts.js';
+import { TurnQueue } from './turn-queue.js';
 
 // Short limits so that the test waits for the server's own timers, not for a clock of its own.
 const t = useTestApp({
@@ -61,29 +61,81 @@ describe('connection timeouts', () => {
   });
 });
 
-describe('BatchedCloser', () => {
-  it('closes sockets that fall due together a batch per turn of the event loop', async () => {
-    const closer = new BatchedCloser();
+describe('a burst of connections falling due together', () => {
+  it('runs a slice of tasks per turn of the event loop, as long as the budget allows, in order', async () => {
+    // Each task takes 0.3 ms of an injected clock; the budget is 1 ms: four tasks per turn.
+    let clock = 0;
+    const queue = new TurnQueue(1, () => clock);
     let turn = 0;
-    const closedAt: number[] = [];
-    const sockets = Array.from(
-      { length: 1000 },
-      () => ({ destroy: () => closedAt.push(turn) }) as unknown as Socket,
-    );
-    for (const socket of sockets) closer.close(socket);
-    expect(closedAt).toHaveLength(0); // nothing within the timer's own turn
-    while (closedAt.length < sockets.length) {
+    const ran: Array<{ task: number; turn: number }> = [];
+    for (let task = 0; task < 10; task += 1)
+      queue.run(() => {
+        clock += 0.3;
+        ran.push({ task, turn });
+      });
+    expect(ran).toHaveLength(0); // nothing within the caller's own turn
+    while (ran.length < 10) {
       await new Promise((resolve) => setImmediate(resolve));
       turn += 1;
     }
-    const perTurn = new Map<number, number>();
-    for (const at of closedAt) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
-    expect(Math.max(...perTurn.values())).toBe(CLOSES_PER_TURN);
-    expect(perTurn.size).toBe(Math.ceil(1000 / CLOSES_PER_TURN));
+    expect(ran.map((r) => r.task)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(ran.map((r) => r.turn)).toEqual([0, 0, 0, 0, 1, 1, 1, 1, 2, 2]);
+    expect(queue.size).toBe(0);
+  });
+
+  it('runs at least one task per turn, and the rest after a task that throws', async () => {
+    let clock = 0;
+    const queue = new TurnQueue(1, () => clock);
+    const ran: number[] = [];
+    queue.run(() => {
+      clock += 5;
+      throw new Error('socket gone');
+    });
+    queue.run(() => ran.push(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual([2]);
+  });
+
+  it('runs a lone task at once, and queues once the turn’s budget is spent', async () => {
+    let clock = 0;
+    const queue = new TurnQueue(1, () => clock);
+    const ran: string[] = [];
+    queue.runNowOrLater(() => {
+      clock += 0.6;
+      ran.push('first');
+    });
+    expect(ran).toEqual(['first']);
+    queue.runNowOrLater(() => {
+      clock += 0.6;
+      ran.push('second');
+    });
+    expect(ran).toEqual(['first', 'second']);
+    queue.runNowOrLater(() => ran.push('third')); // 1.2 ms spent in this turn: later
+    queue.runNowOrLater(() => ran.push('fourth'));
+    expect(ran).toEqual(['first', 'second']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ran).toEqual(['first', 'second', 'third', 'fourth']);
+    queue.runNowOrLater(() => ran.push('next turn'));
+    expect(ran.at(-1)).toBe('next turn');
   });
 
   it('closes every one of a burst of silent connections', async () => {
     const closed = await Promise.all(Array.from({ length: 300 }, () => untilClosed(() => {})));
     expect(closed).toHaveLength(300);
+  });
+
+  it('answers every one of a burst of connections whose headers never finish, once each', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        untilClosed((socket) => socket.write('GET /v0/pages HTTP/1.1\r\nHost: x\r\n')),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer).toMatch(/^HTTP\/1\.1 400/);
+      expect(answer.match(/HTTP\/1\.1 400/g)).toHaveLength(1);
+      expect(answer).toContain('"code":"VALIDATION_ERROR"');
+    }
   });
 });
