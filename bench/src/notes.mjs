@@ -159,7 +159,21 @@ the 20-second run, the server's event loop stalled over 12 ms seven times, once 
 waiting for a core). A machine with cores to spare, or the attacker's reads served by another
 process, is where this target can be judged.
 
-Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (silent connections falling due together are closed 256 per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
+**Stalls of the server's own (2026-11-24, night).** Profiles taken during the attacks, matched to
+event-loop stalls over 12 ms, showed three of the server's own: a 4 MiB history read as one result
+kept the loop parsing about 9 ms (now statements of about 256 KiB, the loop free between them); the
+first history-full refusal formatted its numbers with \`toLocaleString\`, whose first call loads
+ICU (about 10 ms; now plain digit grouping); and when the timeouts of the connection attack fell
+due, every refused request was answered and every silent socket closed in one callback, 117 ms for
+a burst of 2,050 (now about 1 ms of them per turn of the event loop). With the first two,
+20-second runs of the history attack had 4 and 6 stalls over 12 ms, none of them with more than
+8 ms of the server's own work, against 6 and 11 before with one each (B's ratio in those runs:
+1.51 and 1.85 against 1.14 and 1.73: within the spread). In the full-size connection attack the
+longest stall went from 239 ms to 30 ms (ratio 1.25 against 1.22; 1.03 in a second run); what is
+left there is Node's own request-timeout check building an error for each expired connection and
+one major collection after ten thousand sockets close.
+
+Mechanisms (docs/reliability.md): a tenant holds at most \`TENANT_DB_CONCURRENCY\` pool connections at once (429 past a 1 s wait), every statement ends after \`DATABASE_STATEMENT_TIMEOUT_MS\`, a trash search without three letters or digits in a row is refused over a trash of more than 10,000, messages and history reads are bounded, a history is read in statements of about 256 KiB, and a large read streams a chunk per turn of the event loop within the tenant's bandwidth (\`TENANT_RESPONSE_BYTES_PER_S\`, one at a time, three waiting, a fifth 429), the dispatcher takes due attempts round robin across tenants with a per-tenant share of its slots and at most 16 subscriptions per tenant, and every connection has header, request and idle timeouts (connections falling due together are closed and answered about 1 ms of them per turn). "before" is the first release candidate (b4919b4) under the same attacks.`,
   // One-off run of bench/src/scenarios/asset-content.mjs (not part of \`pnpm bench\`): rendered as is.
   assetContent: `## Asset content: 1 GiB up and down with flat memory
 
