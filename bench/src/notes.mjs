@@ -131,14 +131,15 @@ of one object level would have taken the 42-tool list of the first release from 
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,
 
-  isolation: `**This run (2026-11-24 21:37, load average under 3)**; its "before" rows are those of the
-run of 14:31 (load average 8.5, same attacks and method), not measured again. On this shared machine
-one full run says little: B's quiet p99 moved between 4.2 and 16.7 ms over the day, and the same
-attack gave very different ratios from one run to the next. Full runs of today, the first before
-the change below: message histories 3.00, 2.29, 3.23 and 2.76 ×; idle connections 1.10, 0.86, 4.08
-and 2.53 ×; trash search 0.77, 0.89, 0.72 and 1.01 ×; slow receivers 0.94, 0.88, 1.24 and 1.12 ×. B
-got no non-2xx answer in any of them, its event was delivered at once, and its p99 under attack
-stayed under 40 ms. A 20-second run of the message attack alone right after this one gave 1.71 ×.
+  isolation: `**This run (2026-11-24 22:36, load average under 4)**, with the changes of the night
+below; its "before" rows are those of the run of 14:31 (load average 8.5, same attacks and method),
+not measured again. On this shared machine one full run says little: B's quiet p99 moved between
+3.9 and 16.7 ms over the day (in this run 8.5 ms in the first quiet phase, 5.0 ms just before the
+history attack), and the same attack gave very different ratios from one run to the next. Full runs
+of today, oldest first: message histories 3.00, 2.29, 3.23, 2.76 and 2.37 ×; idle connections 1.10,
+0.86, 4.08, 2.53 and 1.35 ×; trash search 0.77, 0.89, 0.72, 1.01 and 0.87 ×; slow receivers 0.94,
+0.88, 1.24, 1.12 and 1.12 ×. B got no non-2xx answer in any of them, its event was delivered at
+once, and its p99 under attack stayed under 40 ms (under 12 ms in this run).
 
 **Message histories: what changed, what remains.** A 4 MiB history read made PostgreSQL print 4 MiB
 of jsonb (about 35 ms) and the server hold about four times its size at once (the driver's text, the
