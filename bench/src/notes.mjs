@@ -13,7 +13,9 @@ export const NOTES = {
   overhead: `**This run (2026-11-24 22:02, load average under 2)** follows two earlier quiet runs of the
 day: at 14:12, ours / bare Fastify 0.95 and ours / direct pg 0.60; at 15:23, 0.82 and 0.53 (the
 direct-pg baseline itself went from 3,186 to 4,243 pages/s between the two); just before this one,
-without the timestamp change below, 0.93 and 0.56. The direct-pg target sits inside this spread. Server CPU
+without the timestamp change below, 0.93 and 0.56. The direct-pg target sits inside this spread,
+and bare Fastify itself, the same SQL behind a plain route, reached 0.60 of direct pg in
+this run (4,489 against 7,505 pages/s): 0.6 asks ours to match the bare route. Server CPU
 per request, steadier, is 1.3 × bare Fastify's (239 against 186 µs). A profile of ours under this
 load: the two statements' socket writes and the response's write are over a quarter of it, as for
 bare Fastify; parsing \`timestamptz\` took 6 % (two per page, through a rebuilt ISO string) and
