@@ -83,6 +83,29 @@ describe('the claim queue', () => {
     expect(queue.holdings()).toEqual([]);
   });
 
+  it('leaves room for claims under both limits: attempts to send, and all held', () => {
+    const queue = new ClaimQueue(8, { unsent: 4, held: 6 });
+    expect(queue.room()).toBe(4);
+    queue.add([claimed('a', 'a1'), claimed('a', 'a1'), claimed('a', 'a2'), claimed('b', 'b1')]);
+    expect(queue.room()).toBe(0);
+    const [one, two, three, four] = drain(queue);
+    if (!one || !two || !three || !four) throw new Error('nothing to send');
+    queue.sent(one.row);
+    queue.sent(two.row);
+    // Two sent, being recorded: room to send two more, and two more may be held.
+    expect(queue.room()).toBe(2);
+    queue.add([claimed('a', 'a1'), claimed('b', 'b1')]);
+    queue.sent(three.row);
+    queue.sent(four.row);
+    // Two waiting or being sent, six held: only a claim whose statement records two may add two.
+    expect(queue.unsent).toBe(2);
+    expect(queue.room()).toBe(0);
+    expect(queue.room(2)).toBe(2);
+    queue.settled(one.row);
+    queue.settled(two.row);
+    expect(queue.room()).toBe(2);
+  });
+
   it('gives up waiting attempts whose lease ends before a send could finish, or all of them', () => {
     const queue = new ClaimQueue(1);
     const short = claimed('a', 'a1', 0, 10);

@@ -1,6 +1,14 @@
 import type { DeliveryRow } from './deliveries.repo.js';
 import type { Claimed, InFlight } from './lease.repo.js';
 
+/** The most attempts a {@link ClaimQueue} holds. */
+export interface QueueLimits {
+  /** Waiting for a slot or being sent. */
+  unsent: number;
+  /** All held, those sent and being recorded included. */
+  held: number;
+}
+
 interface Share extends InFlight {
   /** Of `count` (leased and held here), how many are being sent. */
   sending: number;
@@ -18,14 +26,28 @@ interface Share extends InFlight {
  */
 export class ClaimQueue {
   readonly #tenantCap: number;
+  readonly #limits: QueueLimits;
   readonly #waiting: Claimed[] = [];
   readonly #shares = new Map<string, Share>();
   readonly #tenantSending = new Map<string, number>();
   #held = 0;
   #recording = 0;
 
-  constructor(tenantCap: number) {
+  constructor(
+    tenantCap: number,
+    limits: QueueLimits = { unsent: Number.POSITIVE_INFINITY, held: Number.POSITIVE_INFINITY },
+  ) {
     this.#tenantCap = tenantCap;
+    this.#limits = limits;
+  }
+
+  /**
+   * How many attempts a claim may add: room under the limit of attempts waiting or being sent, and
+   * under that of all held, `recorded` of them counted out (a batch the claim's own statement
+   * records).
+   */
+  room(recorded = 0): number {
+    return Math.min(this.#limits.unsent - this.unsent, this.#limits.held - this.#held + recorded);
   }
 
   /** Attempts held: waiting, being sent and being recorded. */

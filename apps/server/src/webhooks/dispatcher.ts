@@ -8,6 +8,7 @@ import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
 import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
+import { WakeUp } from './wake-up.js';
 
 export type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 
@@ -33,16 +34,6 @@ class Dispatcher implements WebhookDispatcher {
   readonly #options: DispatcherOptions;
   readonly #concurrency: number;
   readonly #tenantCap: number;
-  /**
-   * Attempts waiting or being sent at most: the slots, and as many claimed ahead, so that a freed
-   * slot starts its next send at once instead of after a claim's round trip.
-   */
-  readonly #capacity: number;
-  /**
-   * Attempts held at most, those sent and being recorded included: twice {@link #capacity}, so that
-   * outcomes waiting for their batch's commit do not hold back the next sends.
-   */
-  readonly #maxHeld: number;
   /** Free room worth a claim: a quarter of the slots at least (fewer queries under load). */
   readonly #refill: number;
   /**
@@ -75,9 +66,8 @@ class Dispatcher implements WebhookDispatcher {
   readonly #token = randomUUID();
   #running = false;
   #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
   /** A slot freed or an event arrived since the loop last claimed: its next sleep ends at once. */
-  #woken = false;
+  readonly #wakeUp = new WakeUp();
   #closing: Promise<void> | undefined;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
 
@@ -88,9 +78,13 @@ class Dispatcher implements WebhookDispatcher {
       options.tenantConcurrency ?? options.webhooks.tenantConcurrency,
       this.#concurrency,
     );
-    this.#capacity = 2 * this.#concurrency;
-    this.#maxHeld = 2 * this.#capacity;
-    this.#queue = new ClaimQueue(this.#tenantCap);
+    // As many claimed ahead as there are slots, so that a freed slot starts its next send at once
+    // instead of after a claim's round trip; as many again sent and being recorded, so that
+    // outcomes waiting for their batch's commit do not hold back the next sends.
+    this.#queue = new ClaimQueue(this.#tenantCap, {
+      unsent: 2 * this.#concurrency,
+      held: 4 * this.#concurrency,
+    });
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#leaseMs = options.webhooks.leaseMs;
@@ -116,7 +110,7 @@ class Dispatcher implements WebhookDispatcher {
       ...options,
       log: this.#log,
       pollMs: this.#pollMs,
-      onAttempts: () => this.#signal(),
+      onAttempts: () => this.#wakeUp.signal(),
       running: () => this.#running,
     });
   }
@@ -126,7 +120,7 @@ class Dispatcher implements WebhookDispatcher {
     this.#running = true;
     this.#unsubscribe = this.#options.notifications?.(() => {
       this.#fanOuts.notify();
-      this.#signal();
+      this.#wakeUp.signal();
     });
     this.#loop = this.#run();
     this.#log.info(
@@ -154,11 +148,11 @@ class Dispatcher implements WebhookDispatcher {
     const dueBy = this.#options.clock();
     const launched = this.#launched;
     while (!this.#closing) {
-      const rows = await this.#claim(this.#room(), dueBy);
+      const rows = await this.#claim(this.#queue.room(), dueBy);
       this.#enqueue(rows);
       if (this.#inFlight.size === 0) break;
       // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
-      if (rows.length === 0 || this.#room() <= 0) await Promise.race(this.#inFlight);
+      if (rows.length === 0 || this.#queue.room() <= 0) await Promise.race(this.#inFlight);
     }
     return this.#launched - launched;
   }
@@ -167,7 +161,7 @@ class Dispatcher implements WebhookDispatcher {
   async #settle(release: boolean, closeAgent: () => Promise<void>): Promise<void> {
     const unsubscribe = await this.#unsubscribe?.catch(() => undefined);
     await unsubscribe?.();
-    this.#signal();
+    this.#wakeUp.signal();
     await this.#loop;
     await this.#fanOuts.settled();
     const waiting = this.#queue.dropWaiting();
@@ -180,10 +174,10 @@ class Dispatcher implements WebhookDispatcher {
   async #run(): Promise<void> {
     while (this.#running) {
       try {
-        const free = this.#room();
+        const free = this.#queue.room();
         let short = true;
         if (free >= this.#refill || this.#queue.size === 0) {
-          this.#woken = false;
+          this.#wakeUp.clear();
           const fanning = this.#fanOuts.run();
           // A claim under way, or successes about to be recorded, whose statement will carry the
           // next claim (and wake the loop when it is back): no claim of the loop's own meanwhile.
@@ -197,12 +191,12 @@ class Dispatcher implements WebhookDispatcher {
             short = this.#enqueue(await this.#claim(free)) < free;
           }
         }
-        if (short || this.#room() < this.#refill) await this.#sleep(this.#pollMs);
+        if (short || this.#queue.room() < this.#refill) await this.#wakeUp.sleep(this.#pollMs);
       } catch (err) {
         if (!this.#running) break;
         this.#log.error({ err }, 'webhook dispatcher poll failed; retrying');
-        this.#woken = false;
-        await this.#sleep(this.#pollMs * 5);
+        this.#wakeUp.clear();
+        await this.#wakeUp.sleep(this.#pollMs * 5);
       }
     }
   }
@@ -217,15 +211,6 @@ class Dispatcher implements WebhookDispatcher {
     } finally {
       this.#claiming = false;
     }
-  }
-
-  /**
-   * How many attempts a claim may add: room under {@link #capacity} for attempts to send, and under
-   * {@link #maxHeld} for all held, `recorded` of them counted out (a batch the claim's own statement
-   * records).
-   */
-  #room(recorded = 0): number {
-    return Math.min(this.#capacity - this.#queue.unsent, this.#maxHeld - this.#queue.size + recorded);
   }
 
   /** A claim of up to `limit` attempts, within the shares of what waits or is being sent. */
@@ -248,7 +233,7 @@ class Dispatcher implements WebhookDispatcher {
    */
   #rideRequest(leaving: readonly Leaving[]): LeaseRequest | undefined {
     if (!this.#running || this.#closing || this.#claiming) return undefined;
-    const free = this.#room(leaving.length);
+    const free = this.#queue.room(leaving.length);
     if (free < this.#refill) return undefined;
     this.#claiming = true;
     return this.#leaseRequest(free);
@@ -266,7 +251,7 @@ class Dispatcher implements WebhookDispatcher {
         void released.finally(() => this.#releasing.delete(released));
       }
     }
-    this.#signal();
+    this.#wakeUp.signal();
   }
 
   /** Holds claimed attempts and starts the sends there are slots for; returns how many it took. */
@@ -307,7 +292,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#sending -= 1;
       this.#queue.sent(row);
       this.#pump();
-      if (this.#room() >= this.#refill) this.#signal();
+      if (this.#queue.room() >= this.#refill) this.#wakeUp.signal();
     };
     const task = deliverOne(this.#deliverDeps, row, this.#token, target, sent).catch((err: unknown) => {
       if (!this.#killSwitch.signal.aborted) {
@@ -319,7 +304,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#inFlight.delete(task);
       sent();
       this.#queue.settled(row);
-      if (this.#room() >= this.#refill) this.#signal();
+      if (this.#queue.room() >= this.#refill) this.#wakeUp.signal();
     });
   }
 
@@ -329,26 +314,5 @@ class Dispatcher implements WebhookDispatcher {
     await releaseLeases(this.#options.db, ids, this.#token).catch((err: unknown) => {
       this.#log.warn({ err, attempts: ids.length }, 'webhook leases not released; they run out instead');
     });
-  }
-
-  #signal(): void {
-    this.#woken = true;
-    this.#wake?.();
-  }
-
-  async #sleep(ms: number): Promise<void> {
-    if (this.#woken) {
-      this.#woken = false;
-      return;
-    }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.#wake = undefined;
-    this.#woken = false;
   }
 }
