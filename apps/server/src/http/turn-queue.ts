@@ -48,11 +48,7 @@ export class TurnQueue {
       return;
     }
     const start = this.#now();
-    try {
-      task();
-    } catch {
-      // As in a turn of run: the task's failure is its own.
-    }
+    runAlone(task);
     this.#spentNow += this.#now() - start;
     if (!this.#spentReset) {
       this.#spentReset = true;
@@ -69,15 +65,18 @@ export class TurnQueue {
     while (done < this.#tasks.length) {
       const task = this.#tasks[done] as () => void;
       done += 1;
-      try {
-        task();
-      } catch {
-        // A task's failure is its own (a socket already gone): the others still run.
-      }
+      runAlone(task);
       if (this.#now() - start >= this.#budgetMs) break;
     }
     this.#tasks.splice(0, done);
     if (this.#tasks.length > 0) setImmediate(() => this.#drain());
     else this.#scheduled = false;
   }
+}
+
+/** Runs `task`; its failure is its own (a socket already gone): the tasks after it still run. */
+function runAlone(task: () => void): void {
+  try {
+    task();
+  } catch {}
 }

@@ -114,12 +114,9 @@ export async function listMessages(
     .orderBy(asc(messages.seq));
   type JsonRow = { seq: number; toolCalls: JsonValueText | null; contentParts: JsonValueText | null };
   const bySeq = new Map<number, JsonRow>();
+  const query = jsonBytesQuery(db);
   for (const [from, to] of historySlices(rows)) {
-    const json = await jsonBytesQuery(db)<JsonRow>('messages_json_text', MESSAGES_JSON, [
-      conversationId,
-      from,
-      to,
-    ]);
+    const json = await query<JsonRow>('messages_json_text', MESSAGES_JSON, [conversationId, from, to]);
     for (const row of json) bySeq.set(row.seq, row);
   }
   return rows.map(({ jsonBytes: _jsonBytes, ...row }) => {

@@ -34,9 +34,7 @@ const toChange = (row: repo.ChangeRow): Change => ({
   status: row.status,
 });
 
-type MessageFields = Omit<repo.MessageRow, 'snapshot' | 'jsonBytes' | 'toolCalls' | 'contentParts'> & {
-  hasSnapshot: boolean;
-};
+type MessageFields = Omit<repo.HistoryMessageRow, 'toolCallsJson' | 'contentPartsJson'>;
 
 function toMessage(
   row: MessageFields,
