@@ -15,6 +15,7 @@ import { createWebhookSubscription, recordVersionEvent } from '@customer-api/ser
 import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { cpuMicros, rssMiB } from '../lib/proc.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
@@ -126,30 +127,29 @@ async function stopDispatchers(children) {
   await Promise.all(children.map((c) => stopProcess(c)));
 }
 
-/** CPU seconds a process has used (Linux /proc; 0 once it is gone). */
-function cpuSeconds(pid) {
+/** CPU microseconds a process has used ({@link cpuMicros}); 0 once it is gone. */
+function cpuMicrosOr0(pid) {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 10 ms
+    return cpuMicros(pid);
   } catch {
     return 0;
   }
 }
 
-/** CPU seconds used so far by the dispatchers, by every PostgreSQL process, and by this process. */
+/** CPU microseconds used so far by the dispatchers, by every PostgreSQL process, and by this process. */
 function cpuNow(children) {
   let postgres = 0;
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += cpuSeconds(pid);
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) postgres += cpuMicrosOr0(pid);
     } catch {}
   }
   const own = process.cpuUsage();
   return {
-    dispatcher: children.reduce((sum, c) => sum + cpuSeconds(c.pid), 0),
+    dispatcher: children.reduce((sum, c) => sum + cpuMicrosOr0(c.pid), 0),
     postgres,
-    receiver: (own.user + own.system) / 1e6,
+    receiver: own.user + own.system,
   };
 }
 
@@ -173,7 +173,7 @@ async function drain(dispatchers) {
     const start = cpuNow(children);
     await until(EVENTS);
     const end = cpuNow(children);
-    const perDelivery = (key) => ((end[key] - start[key]) * 1e6) / (EVENTS - 1);
+    const perDelivery = (key) => (end[key] - start[key]) / (EVENTS - 1);
     cpu = {
       dispatcher: perDelivery('dispatcher'),
       postgres: perDelivery('postgres'),
@@ -240,10 +240,6 @@ async function latency() {
     await stopDispatchers(children);
   }
 }
-
-/** Resident set size of a process in MiB (Linux /proc). */
-const rssMiB = (pid) =>
-  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024;
 
 /**
  * BACKLOG pending events over ten tenants with one subscription each, drained by one dispatcher
