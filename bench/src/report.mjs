@@ -272,7 +272,7 @@ function isolationRows(run) {
   const ratio = (r) => p99Ratio(r, r.quiet ?? quiet).toFixed(2);
   const baseline = (r) => {
     const before = r.quiet ?? quiet;
-    return `${before.pages.p99.toFixed(1)} / ${before.account.p99.toFixed(1)}`;
+    return `${before.pages.p99.toFixed(1)} / ${before.account.p99.toFixed(1)}${r.interleaved ? ' *' : ''}`;
   };
   const attacker = (r) => {
     if (r.bDeliveredAfterMs !== undefined) {
@@ -305,14 +305,14 @@ function isolation(iso) {
   return [
     '## 7. Isolation: one tenant cannot slow down another',
     '',
-    `Tenant B sends \`GET /v0/pages?limit=20\` and \`GET /v0/accounts/{id}\`, one request every 50 ms each over four keys, for ${after.seconds} s quiet and then during each attack of tenant A (default limits: 1,000 requests a minute per key, the database share, the statement timeout; PostgreSQL, dispatcher in the server process). Attacks: searches of the trash whose text has no letters (\`%\` × 200, 8 in flight) over a trash of trashed assets inserted by SQL; the largest messages the server takes, then their history read 16 at a time; 300 subscriptions asked for to a receiver answering after 9 s plus version events, then B's own event 2 s later; idle keyless connections and trickled bodies. Before each attack after the first, B measures quiet again for as long (after a few seconds for the previous attack to wind down): a shared machine's load drifts over a run. Figures: p50 / p99 in ms; ratio: B's worse p99 against its quiet p99 just before the attack (the first quiet phase for a run that recorded no other); RSS: the server's peak during the attack.`,
+    `Tenant B sends \`GET /v0/pages?limit=20\` and \`GET /v0/accounts/{id}\`, one request every 50 ms each over four keys, for ${after.seconds} s quiet and then during each attack of tenant A (default limits: 1,000 requests a minute per key, the database share, the statement timeout; PostgreSQL, dispatcher in the server process). Attacks: searches of the trash whose text has no letters (\`%\` × 200, 8 in flight) over a trash of trashed assets inserted by SQL; the largest messages the server takes, then their history read 16 at a time; 300 subscriptions asked for to a receiver answering after 9 s plus version events, then B's own event 2 s later; idle keyless connections and trickled bodies. A shared machine's load drifts over a run by more than the margin, so each attack has a quiet baseline of its own: for the trash and history attacks (paced requests), B measures in windows alternating between A paused (its requests under way cancelled) and A attacking, four pairs of a quarter of the time each, sampling each window after its first second; for the webhook and connection attacks (state a pause would not undo), B measures quiet again for as long just before (after a few seconds for the previous attack to wind down). Figures: p50 / p99 in ms; ratio: B's worse p99 against its quiet p99 (the first quiet phase for a run that recorded no other); RSS: the server's peak during the attack.`,
     '',
     table(
       [
         'Build: attack',
         'B pages p50 / p99',
         'B account p50 / p99',
-        'B quiet p99 just before (pages / account)',
+        'B quiet p99: A paused (*) or just before (pages / account)',
         'p99 ratio',
         'RSS MiB',
         'A got',

@@ -2,7 +2,8 @@
 // `GET /v0/accounts/{id}` quiet, then while tenant A, within its rate limit, runs each attack of
 // the noisy-neighbour review in turn: unindexable trash searches over a large trash, huge message
 // histories read in parallel, slow webhook receivers behind many subscriptions, and idle or
-// trickling connections. The server runs with its default limits (only the dispatcher and
+// trickling connections. B's quiet figures for an attack of paced requests come from windows with
+// A paused, alternating with the attack's; for the others, from a phase just before. The server runs with its default limits (only the dispatcher and
 // insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
@@ -85,6 +86,14 @@ const ATTACKS = [
   ['connections', 'idle and trickling connections', connections],
 ];
 
+/**
+ * Attacks made of requests at a pace (A can pause them and go on at once): B's quiet figures for
+ * these come from windows with A paused, alternating with windows of the attack, so both see the
+ * same machine. The others hold state (backed-up deliveries, ten thousand sockets) that a pause
+ * would not undo: their quiet figures are measured just before.
+ */
+const INTERLEAVED = new Set(['trash', 'messages']);
+
 async function runAgainst(ctx, main, label) {
   const sizes = SIZES[sizeKey(ctx)];
   const seconds = Number(process.env.BENCH_ISOLATION_SECONDS ?? sizes.seconds);
@@ -125,9 +134,11 @@ async function runAgainst(ctx, main, label) {
     for (const [index, [key, attack]] of chosen.entries()) {
       // B's quiet figures right before each attack are its baseline: a shared machine's load drifts
       // over a run of minutes, and a p99 measured at its start says little of the state ten
-      // minutes later. The previous attack gets a few seconds to wind down first.
+      // minutes later. The previous attack gets a few seconds to wind down first. (Interleaved
+      // attacks measure their own quiet windows.)
+      const interleaved = INTERLEAVED.has(key);
       let quiet = rows[0];
-      if (index > 0) {
+      if (index > 0 && !interleaved) {
         ctx.progress(`isolation (${label}): quiet before ${attack}`);
         await sleep(sizes.settleMs);
         quiet = await measure();
@@ -147,13 +158,20 @@ async function runAgainst(ctx, main, label) {
       // SQL as above"): an attack that builds one through the API says when it is built.
       await attacker.built;
       await sleep(sizes.startMs); // the attack gets going before B measures
-      const measured = await measure();
+      const measured = interleaved
+        ? await measureInterleaved(
+            attacker,
+            (ms) => sampleB(server.url, b.measureKeys, quietB.accountId, ms),
+            seconds,
+          )
+        : { attack: await measure(), quiet };
       const outcome = await attacker.stop();
       rows.push({
         attack,
-        ...measured,
+        ...measured.attack,
         ...outcome,
-        quiet: { pages: quiet.pages, account: quiet.account },
+        quiet: { pages: measured.quiet.pages, account: measured.quiet.account },
+        ...(interleaved ? { interleaved: true } : {}),
         rssMiB: rss.takeMax(),
       });
     }
@@ -220,8 +238,13 @@ const pageBody = (i) => ({
  * B's keys (600 a minute per key, within the default limit of 1,000), for `seconds`.
  */
 async function measureB(url, apiKeys, accountId, seconds) {
+  return summarize([await sampleB(url, apiKeys, accountId, seconds * 1000)]);
+}
+
+/** {@link measureB}'s requests for `ms`: each endpoint's latencies and its count of non-2xx. */
+async function sampleB(url, apiKeys, accountId, ms) {
   const client = new Pool(url, { connections: 2 });
-  const until = performance.now() + seconds * 1000;
+  const until = performance.now() + ms;
   let sent = 0;
   const run = async (path) => {
     const samples = [];
@@ -236,26 +259,64 @@ async function measureB(url, apiKeys, accountId, seconds) {
       } catch {
         non2xx += 1;
       }
-      const ms = performance.now() - t0;
-      samples.push(ms);
-      await sleep(Math.max(0, 50 - ms));
+      const took = performance.now() - t0;
+      samples.push(took);
+      await sleep(Math.max(0, 50 - took));
     }
-    return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), n: samples.length, non2xx };
+    return { samples, non2xx };
   };
   const [pages, account] = await Promise.all([run('/v0/pages?limit=20'), run(`/v0/accounts/${accountId}`)]);
   await client.close();
   return { pages, account };
 }
 
+/** p50, p99, count and non-2xx of each endpoint over several sampling windows. */
+function summarize(windows) {
+  const endpoint = (key) => {
+    const samples = windows.flatMap((w) => w[key].samples);
+    const non2xx = windows.reduce((n, w) => n + w[key].non2xx, 0);
+    return { p50: percentile(samples, 0.5), p99: percentile(samples, 0.99), n: samples.length, non2xx };
+  };
+  return { pages: endpoint('pages'), account: endpoint('account') };
+}
+
+/**
+ * B's figures with A paused and with A attacking, in windows that alternate (paused first), four
+ * pairs of `seconds` / 4 each (one pair when `seconds` is under 8); B samples each window after its
+ * first fifth (at most a second), once the requests A had under way are cancelled or A is going
+ * again. Drift of a shared machine's load then falls on both alike.
+ */
+async function measureInterleaved(attacker, sample, seconds) {
+  const pairs = seconds >= 8 ? 4 : 1;
+  const windowMs = (seconds * 1000) / pairs;
+  const settleMs = Math.min(1000, windowMs / 5);
+  const quiet = [];
+  const attack = [];
+  for (let i = 0; i < pairs; i += 1) {
+    for (const [paused, into] of [
+      [true, quiet],
+      [false, attack],
+    ]) {
+      attacker.pause(paused);
+      await sleep(settleMs);
+      into.push(await sample(windowMs - settleMs));
+    }
+  }
+  return { quiet: summarize(quiet), attack: summarize(attack) };
+}
+
 /** A's requests: `parallel` loops, at most `perSecond` requests a second in all (under its limit). */
-async function paced({ signal, parallel, perSecond, send }) {
+async function paced({ signal, gate, parallel, perSecond, send }) {
   const statuses = {};
   const gap = (1000 * parallel) / perSecond;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (!signal.aborted) {
+        await gate.open();
+        if (signal.aborted) break;
         const t0 = performance.now();
-        const status = await send().catch(() => 'error');
+        // A pause cancels what is under way ('cancelled'), as a client giving up would.
+        const status = await send(gate.signal()).catch(() => (gate.paused ? 'cancelled' : 'error'));
         statuses[status] = (statuses[status] ?? 0) + 1;
         await sleep(Math.max(0, gap - (performance.now() - t0)));
       }
@@ -264,24 +325,55 @@ async function paced({ signal, parallel, perSecond, send }) {
   return statuses;
 }
 
-async function request(url, apiKey, method, path, body) {
+/**
+ * Whether A's paced requests may go: `pause(true)` cancels the requests under way (their signal
+ * aborts) and holds new ones until `pause(false)`; the attack's stop opens it for good.
+ */
+function pauseGate(stopSignal) {
+  let paused = false;
+  let controller = new AbortController();
+  const waiters = [];
+  const release = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
+  stopSignal.addEventListener('abort', release);
+  return {
+    get paused() {
+      return paused;
+    },
+    signal: () => controller.signal,
+    open: () => (paused && !stopSignal.aborted ? new Promise((resolve) => waiters.push(resolve)) : undefined),
+    pause(value) {
+      if (value === paused) return;
+      paused = value;
+      if (paused) {
+        controller.abort();
+        controller = new AbortController();
+      } else release();
+    },
+  };
+}
+
+async function request(url, apiKey, method, path, body, signal) {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
     body,
+    signal,
   });
   await res.arrayBuffer();
   return res.status;
 }
 
 /** Attack 1: eight searches in flight whose pattern has no letters (`%` × 200). */
-async function trashSearch({ url, a, signal }) {
+async function trashSearch({ url, a, signal, gate }) {
   const path = `/v0/assets/trash?limit=100&query=${'%25'.repeat(200)}`;
   const statuses = await paced({
     signal,
+    gate,
     parallel: 8,
     perSecond: 12,
-    send: () => request(url, a.apiKey, 'GET', path),
+    send: (cancel) => request(url, a.apiKey, 'GET', path, undefined, cancel),
   });
   return { attacker: statuses };
 }
@@ -291,7 +383,7 @@ async function trashSearch({ url, a, signal }) {
  * 1 MiB down, halving on 400) up to `sizes.messages` of them (150 in a full run), says the data
  * set is `built`, then reads the history 16 at a time.
  */
-async function messageHistories({ url, a, signal, sizes, built }) {
+async function messageHistories({ url, a, signal, gate, sizes, built }) {
   const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
   const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
   const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
@@ -312,9 +404,10 @@ async function messageHistories({ url, a, signal, sizes, built }) {
   built();
   const statuses = await paced({
     signal,
+    gate,
     parallel: 16,
     perSecond: 12,
-    send: () => request(url, a.apiKey, 'GET', path),
+    send: (cancel) => request(url, a.apiKey, 'GET', path, undefined, cancel),
   });
   return { attacker: statuses, stored, messageKiB: Math.round(size / 1024) };
 }
@@ -454,6 +547,8 @@ function attackInWorker(key, data) {
   });
   return {
     built,
+    /** Pauses A's paced requests (cancelling those under way), or lets them go on. */
+    pause: (paused) => worker.postMessage(paused ? 'pause' : 'resume'),
     stop: async () => {
       worker.postMessage('stop');
       const result = await outcome;
@@ -465,12 +560,16 @@ function attackInWorker(key, data) {
 
 if (!isMainThread && workerData?.attack) {
   const stop = new AbortController();
-  parentPort.on('message', (message) => message === 'stop' && stop.abort());
+  const gate = pauseGate(stop.signal);
+  parentPort.on('message', (message) => {
+    if (message === 'stop') stop.abort();
+    else gate.pause(message === 'pause');
+  });
   const [, , run] = ATTACKS.find(([key]) => key === workerData.attack);
   const built = () => parentPort.postMessage({ built: true });
   // Attacks without a data set of their own are built at once.
   if (run !== messageHistories) built();
-  parentPort.postMessage({ result: await run({ ...workerData, signal: stop.signal, built }) });
+  parentPort.postMessage({ result: await run({ ...workerData, signal: stop.signal, gate, built }) });
 }
 
 /** Samples the server's RSS every 250 ms; `takeMax` returns and resets the max since last call. */
