@@ -37,7 +37,10 @@ const smoke = values.smoke;
 // A smoke run is a quick run made smaller still: every `ctx.quick` size applies, and the
 // scenarios shrink further where they read `ctx.smoke`.
 const quick = values.quick || smoke;
-const mode = smoke ? 'smoke' : quick ? 'quick' : 'full';
+// A run of some isolation attacks only (BENCH_ISOLATION_ATTACKS, while working on one) is no
+// report: its figures go to bench/results/partial.*, and the last full report stays as it was.
+const partial = only.has('isolation') && Boolean(process.env.BENCH_ISOLATION_ATTACKS);
+const mode = smoke ? 'smoke' : quick ? 'quick' : partial ? 'partial' : 'full';
 const startedAt = Date.now();
 
 /** Raw figures: a full run's beside the report it produced (committed), others' in bench/results. */
@@ -47,11 +50,9 @@ const resultsFile = (runMode) =>
 /** Writes the report of `results` (docs/benchmarks.md and its charts, or bench/results/<mode>.md). */
 function write(results) {
   const report = renderReport(results);
-  // A smoke run's figures never reach docs/, --write or not.
-  const toDocs = !results.smoke && (!results.quick || values.write);
-  const target = toDocs
-    ? `${ROOT}docs/benchmarks.md`
-    : `${ROOT}bench/results/${results.smoke ? 'smoke' : 'quick'}.md`;
+  // A smoke or partial run's figures never reach docs/, --write or not.
+  const toDocs = mode === 'full' || (mode === 'quick' && values.write);
+  const target = toDocs ? `${ROOT}docs/benchmarks.md` : `${ROOT}bench/results/${mode}.md`;
   writeFileSync(target, report.markdown);
   if (toDocs)
     for (const [file, svg] of Object.entries(report.charts)) writeFileSync(`${ROOT}docs/${file}`, svg);

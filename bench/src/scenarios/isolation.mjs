@@ -7,10 +7,11 @@
 // insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
-// one); A attacks from a worker thread, so its client's work never delays B's measuring loop;
-// BENCH_ISOLATION_SECONDS sets how long B measures each phase; BENCH_ISOLATION_PROFILE=<dir>
-// writes the server's CPU profile there (node --cpu-prof); BENCH_ISOLATION_NODE_ARGS adds Node
-// options to the server's (e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`);
+// one; written to bench/results/partial.md, never docs/); A attacks from a worker thread, so its
+// client's work never delays B's measuring loop; BENCH_ISOLATION_SECONDS sets how long B
+// measures each phase; BENCH_ISOLATION_PROFILE=<dir> writes the server's CPU profile there (node
+// --cpu-prof); BENCH_ISOLATION_NODE_ARGS adds Node options to the server's (e.g.
+// `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`);
 // BENCH_ISOLATION_ENV='{"TENANT_RESPONSE_BYTES_PER_S":"1048576"}' sets server settings (JSON), to
 // see what a limit other than the default changes.
 import { createServer } from 'node:http';
