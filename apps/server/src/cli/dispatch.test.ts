@@ -27,6 +27,11 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     await receiver.close();
   });
 
+  // How long the started CLI may take to deliver its first attempt: 15 s was not enough once on a
+  // loaded machine (CI's Node 24 pass, other suites running beside it), where starting a process
+  // and loading its modules is slow; a working dispatcher delivers in about 2 s here.
+  const FIRST_DELIVERY_MS = 60_000;
+
   const dispatch = () => {
     const proc = spawn(process.execPath, [mainJs, 'dispatch'], {
       // vitest sets BASE_URL=/ (a Vite convention) in process.env: give the child a real one.
@@ -48,7 +53,7 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     await h.version();
     receiver.script({ delayMs: 150 });
     const { proc, exited } = dispatch();
-    await receiver.waitFor(1, 15_000);
+    await receiver.waitFor(1, FIRST_DELIVERY_MS);
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(await h.deliveries(sub.webhookSubscriptionId)).toEqual([
@@ -61,7 +66,7 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     await h.version();
     receiver.script({ hang: true });
     const { proc, exited } = dispatch();
-    await receiver.waitFor(1, 15_000);
+    await receiver.waitFor(1, FIRST_DELIVERY_MS);
     proc.kill('SIGKILL');
     await exited;
     const [pending] = await h.deliveries(sub.webhookSubscriptionId);
