@@ -140,8 +140,8 @@ just before; its "before" rows are those of the run of 2026-11-24 14:31 (load av
 measured again. Every target was met in it. One full run still says little on this shared machine:
 the same build's full run twenty minutes earlier gave trash 1.43, histories 1.48, slow receivers
 0.92 and idle connections 3.96 × (B's p99 52 / 59 ms against 13 / 18 ms just before); single runs
-of the connection attack gave 1.44 and, of the history attack alternating, 1.70 to 2.64 (four of
-seven under 2 ×). B got no non-2xx answer in any run and its event was delivered at once.
+of the connection attack gave 1.44 and, of the history attack alternating, 1.70 to 2.64 (two of
+six under 2 ×). B got no non-2xx answer in any run and its event was delivered at once.
 
 **Full collections while a tenant reads histories (2026-11-25).** A trace of the server's garbage
 collector during the history attack showed a full (mark-compact) collection about once a second,
