@@ -3,8 +3,8 @@
 // the noisy-neighbour review in turn: unindexable trash searches over a large trash, huge message
 // histories read in parallel, slow webhook receivers behind many subscriptions, and idle or
 // trickling connections. B's quiet figures for an attack of paced requests come from windows with
-// A paused, alternating with the attack's; for the others, from a phase just before. The server runs with its default limits (only the dispatcher and
-// insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
+// A paused, alternating with the attack's; for the others, from a phase just before. The server
+// runs with its default limits (only the dispatcher and insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
 // BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
 // one; written to bench/results/partial.md, never docs/); A attacks from a worker thread, so its

@@ -169,9 +169,10 @@ const binaryQuery = (config: pg.QueryConfig): pg.QueryConfig =>
 
 /**
  * A runner for a fixed statement selecting `int4` and `json` (or `jsonb`) columns only, which
- * returns each JSON value as the bytes of its text (binary results on node-postgres): a large stored JSON text goes from the socket to the response as bytes, outside
- * the JavaScript heap, and is never parsed (the driver decodes each field to a string on the way,
- * which lives only until the next field). PGlite gives the text.
+ * returns each JSON value as the bytes of its text (binary results on node-postgres): a large
+ * stored JSON text goes from the socket to the response as bytes, outside the JavaScript heap, and
+ * is never parsed (the driver decodes each field to a string on the way, which lives only until
+ * the next field). PGlite gives the text.
  */
 export function jsonBytesQuery(db: Db) {
   const parsers = { [JSON_OID]: (value: string) => value, [JSONB_OID]: (value: string) => value };
