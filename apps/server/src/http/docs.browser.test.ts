@@ -22,6 +22,12 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+/**
+ * How long any step of the page may take (navigation, rendering, the try-it-out call). Rendering
+ * the operations takes about 6 s on an idle two-core machine (Swagger UI parses its bundle and the
+ * whole document); in CI the cores are shared with the other suites, and 30 s once ran out there.
+ */
+const STEP_WAIT_MS = 120_000;
 /** CI artefact: the rendered page after the try-it-out call (gitignored). */
 const SCREENSHOT = resolve(import.meta.dirname, '../../../../.artifacts/docs.png');
 
@@ -59,9 +65,11 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     await testDb?.dispose();
   });
 
-  it('lists every operation, takes an API key and runs a try-it-out call', async () => {
+  it('lists every operation, takes an API key and runs a try-it-out call', { timeout: 300_000 }, async () => {
     const seeded = await createSeeder(app, testDb.database.db).page(tenant, { name: 'Seen in the browser' });
     const page = await browser.newPage({ viewport: { width: 1280, height: 1600 } });
+    page.setDefaultTimeout(STEP_WAIT_MS);
+    page.setDefaultNavigationTimeout(STEP_WAIT_MS);
     const offsite: string[] = [];
     page.on('request', (request) => {
       if (!request.url().startsWith(baseUrl) && !request.url().startsWith('data:'))
@@ -73,7 +81,14 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     });
 
     await page.goto(`${baseUrl}/docs`);
-    await page.locator('.opblock').first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.opblock')
+      .first()
+      .waitFor()
+      .catch((error: Error) => {
+        // A page that never renders for another reason says why in its console.
+        throw new Error(`${error.message}\nconsole errors: ${JSON.stringify(consoleErrors)}`);
+      });
     const listed = await page.$$eval('.opblock', (blocks) =>
       blocks.map((block) => block.id.split('-').pop()),
     );
@@ -89,7 +104,7 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     await operation.locator('button.try-out__btn').click();
     await operation.locator('button.execute').click();
     const status = operation.locator('.live-responses-table .response .response-col_status');
-    await status.waitFor({ timeout: 60_000 });
+    await status.waitFor();
     expect((await status.textContent())?.trim()).toBe('200');
     await expect
       .poll(() => operation.locator('.live-responses-table').textContent())
