@@ -33,6 +33,12 @@ export async function commandServe(
       metrics: observed.metrics,
       ...(options.tracing ? { tracing: options.tracing } : {}),
     });
+    const open = await database.warm();
+    if (open < config.database.poolSize && database.kind === 'postgres')
+      app.log.warn(
+        { open, poolSize: config.database.poolSize },
+        'PostgreSQL accepted fewer connections than DATABASE_POOL_SIZE at start; the rest open on demand',
+      );
     await app.listen({ host: config.host, port: config.port });
     if (config.webhooks.dispatchInServer) {
       const observer = deliveryObserver(observed.metrics.registry);
