@@ -6,12 +6,28 @@ import { type Db, driverOf } from './client.js';
 /**
  * `"column" AS "key", …` for every column of a drizzle table: rows selected with it come back with
  * the table's TypeScript keys, as drizzle's own select returns them (timestamps as Dates, jsonb
- * parsed; `bigint` columns arrive as strings and must be converted by the caller).
+ * parsed; `bigint` columns arrive as strings and must be converted by the caller). For a table
+ * joined in as `alias`, `alias."column" AS "<prefix>key"` (read back with {@link joinedRow}).
  */
-export function selectList(table: Table): string {
+export function selectList(table: Table, joined?: { alias: string; prefix: string }): string {
+  const from = joined ? `${joined.alias}.` : '';
   return Object.entries(getTableColumns(table))
-    .map(([key, column]) => `${pg.escapeIdentifier(column.name)} AS ${pg.escapeIdentifier(key)}`)
+    .map(
+      ([key, column]) =>
+        `${from}${pg.escapeIdentifier(column.name)} AS ${pg.escapeIdentifier((joined?.prefix ?? '') + key)}`,
+    )
     .join(', ');
+}
+
+/**
+ * The row of a joined table out of a row selected with `selectList(table, { alias, prefix })`:
+ * its keys without the prefix, or `undefined` when the join found none (its `id` is null).
+ */
+export function joinedRow<Row>(row: Record<string, unknown>, prefix: string): Row | undefined {
+  if (row[`${prefix}id`] === null || row[`${prefix}id`] === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key in row) if (key.startsWith(prefix)) out[key.slice(prefix.length)] = row[key];
+  return out as Row;
 }
 
 /** `timestamptz` as PostgreSQL prints it with `DateStyle` ISO: `2026-11-22 12:08:10.123456+00`. */

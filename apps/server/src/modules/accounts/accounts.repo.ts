@@ -1,6 +1,6 @@
-import { type AnyColumn, and, asc, desc, eq, sql } from 'drizzle-orm';
+import { type AnyColumn, and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { rowQuery, selectList } from '../../db/fast.js';
+import { joinedRow, rowQuery, selectList } from '../../db/fast.js';
 import { accounts, persons } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
@@ -9,17 +9,15 @@ export type AccountRow = typeof accounts.$inferSelect;
 /** A stored person. */
 export type PersonRow = typeof persons.$inferSelect;
 
-/** Finds a tenant's account by id. */
+const BY_ID = `SELECT ${selectList(accounts)} FROM accounts WHERE tenant_id = $1 AND id = $2`;
+
+/** Finds a tenant's account by id (a fixed statement: read by every account log and activity list). */
 export async function findAccount(
   db: Db,
   tenantId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
-  const rows = await db
-    .select()
-    .from(accounts)
-    .where(and(eq(accounts.tenantId, tenantId), eq(accounts.id, accountId)));
-  return rows[0];
+  return (await rowQuery(db)<AccountRow>('account_by_id', BY_ID, [tenantId, accountId]))[0];
 }
 
 const BY_DOMAIN = `SELECT ${selectList(accounts)} FROM accounts WHERE tenant_id = $1 AND domain = $2`;
@@ -73,13 +71,35 @@ export async function listAccounts(
     .limit(options.take);
 }
 
-/** The persons linked to an account, oldest first. */
-export async function listLinkedPersons(db: Db, tenantId: string, accountId: string): Promise<PersonRow[]> {
-  return db
-    .select()
-    .from(persons)
-    .where(and(eq(persons.tenantId, tenantId), eq(persons.accountId, accountId)))
-    .orderBy(asc(persons.createdAt), asc(persons.id));
+const PERSON_PREFIX = 'person.';
+const WITH_LINKED = `SELECT ${selectList(accounts, { alias: 'a', prefix: '' })}, ${selectList(persons, { alias: 'p', prefix: PERSON_PREFIX })}
+  FROM accounts a LEFT JOIN persons p ON p.tenant_id = a.tenant_id AND p.account_id = a.id
+  WHERE a.tenant_id = $1 AND a.id = $2
+  ORDER BY p.created_at, p.id`;
+
+/**
+ * A tenant's account with its linked persons (oldest first) in one statement, one round trip:
+ * `getAccount` made two, one after the other, and each is a chance to wait for a busy core.
+ */
+export async function findAccountWithLinked(
+  db: Db,
+  tenantId: string,
+  accountId: string,
+): Promise<{ account: AccountRow; linked: PersonRow[] } | undefined> {
+  const rows = await rowQuery(db)<Record<string, unknown>>('account_with_linked', WITH_LINKED, [
+    tenantId,
+    accountId,
+  ]);
+  const first = rows[0];
+  if (!first) return undefined;
+  const account = {} as Record<string, unknown>;
+  for (const key in first) if (!key.startsWith(PERSON_PREFIX)) account[key] = first[key];
+  const linked: PersonRow[] = [];
+  for (const row of rows) {
+    const person = joinedRow<PersonRow>(row, PERSON_PREFIX);
+    if (person) linked.push(person);
+  }
+  return { account: account as AccountRow, linked };
 }
 
 /** Column changes {@link bumpAccount} can apply; counters are deltas. */

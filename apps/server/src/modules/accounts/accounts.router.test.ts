@@ -81,7 +81,9 @@ describe('GET /v0/accounts', () => {
       hasMore: false,
       nextCursor: null,
       totalCount: 0,
-    });
+    }); // Nor reads one by its id: the same answer as for an id that does not exist.
+    const theirs = await accountLog(t, { domain: 'theirs.example' }, other);
+    expectApiError(await send(t, 'GET', `/v0/accounts/${theirs.accountId}`), 'NOT_FOUND');
   });
 
   itEnforcesAuth(t, async () => ({ method: 'GET', url: '/v0/accounts', headers: t.auth() }), {

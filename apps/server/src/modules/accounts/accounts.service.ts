@@ -57,9 +57,11 @@ function accountFields(row: repo.AccountRow) {
 /** Loads a tenant's account or throws 404 (another tenant's account is "not found"). */
 export async function requireAccount(db: Db, tenantId: string, accountId: string): Promise<repo.AccountRow> {
   const row = await repo.findAccount(db, tenantId, accountId);
-  if (!row) throw new NotFoundError(`Account ${accountId} not found.`);
+  if (!row) throw accountNotFound(accountId);
   return row;
 }
+
+const accountNotFound = (accountId: string) => new NotFoundError(`Account ${accountId} not found.`);
 
 /**
  * The canonical form of a domain given in a request body, or 400 naming the field.
@@ -132,7 +134,7 @@ export async function listAccounts(
 
 /** Reads one account with its linked persons (oldest first). */
 export async function getAccount(deps: AccountsDeps, tenantId: string, accountId: string): Promise<Account> {
-  const row = await requireAccount(deps.db, tenantId, accountId);
-  const linked = await repo.listLinkedPersons(deps.db, tenantId, accountId);
-  return { ...accountFields(row), linkedPersons: linked.map(toLinkedPerson) };
+  const found = await repo.findAccountWithLinked(deps.db, tenantId, accountId);
+  if (!found) throw accountNotFound(accountId);
+  return { ...accountFields(found.account), linkedPersons: found.linked.map(toLinkedPerson) };
 }
