@@ -16,22 +16,23 @@ export async function insertPage(db: Db, row: typeof pages.$inferInsert): Promis
   return inserted;
 }
 
-/** Finds a tenant's page; `forUpdate` locks it until the transaction ends. */
+const PAGE_COLUMNS = selectList(pages);
+const BY_ID = `SELECT ${PAGE_COLUMNS} FROM pages WHERE tenant_id = $1 AND id = $2`;
+const BY_ID_FOR_UPDATE = `${BY_ID} FOR UPDATE`;
+
+/**
+ * Finds a tenant's page; `forUpdate` locks it until the transaction ends. Fixed statements: every
+ * page and audience operation starts here.
+ */
 export async function findPage(
   db: Db,
   tenantId: string,
   pageId: string,
   forUpdate = false,
 ): Promise<PageRow | undefined> {
-  const query = db
-    .select()
-    .from(pages)
-    .where(and(eq(pages.tenantId, tenantId), eq(pages.id, pageId)));
-  const rows = forUpdate ? await query.for('update') : await query;
-  return rows[0];
+  const [name, text] = forUpdate ? ['page_by_id_locked', BY_ID_FOR_UPDATE] : ['page_by_id', BY_ID];
+  return (await rowQuery(db)<PageRow>(name, text, [tenantId, pageId]))[0];
 }
-
-const PAGE_COLUMNS = selectList(pages);
 const LIST_LIVE = `SELECT ${PAGE_COLUMNS} FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL`;
 const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT $2';
 const LIST_FIRST = `${LIST_LIVE} ${LIST_ORDER}`;
