@@ -162,6 +162,22 @@ young-generation collections of 30-70 ms while ten thousand new sockets are aliv
 socket object is copied once before it is promoted. \`--max-semi-space-size=2\` kept them under
 15 ms in one run but did not help the history attack (2.99 against 2.05); it is not adopted.
 
+**Connections and round trips (2026-11-25, morning).** A log of every request, pool checkout
+and statement of the server during the history attack showed B's requests waiting 25-76 ms for
+connections PostgreSQL was starting: the pool grew when A's reads took the idle ones and shrank
+after 10 idle seconds. The pool is now opened at start and kept. B's \`GET /v0/accounts/{id}\`
+ran two ORM-built statements one after the other; it is now one prepared statement (a sequential
+client: 750 → 2,468 req/s, server CPU 1,022 → 431 µs per request). Under the attack B's account p50
+went from 4.4-4.6 to 2.9-3.0 ms and its quiet p99 from 13-15 to about 9 ms, while its p99 under
+attack stayed at about 19-20 ms in both builds, so the ratio did not improve. Single runs of the
+history attack, alternating builds: 1.86 and 2.40 before, 2.15 and 2.20 after; earlier the same
+day, 2.02, 1.84, 1.88 and once 3.88 for the build before both changes, and 2.31, 1.84 and 1.59
+with the pool change alone. In the attack windows, the event-loop stalls over
+10 ms were the server's own CPU (the process's CPU time during a stall about equal to the stall),
+and a third of its busy time went to socket writes. On this virtual machine a round trip to
+PostgreSQL costs about 100 µs (sequential \`SELECT 1\`): 70 µs of Node's own CPU and 40 µs in
+the kernel.
+
 **Stalls of the server's own (2026-11-24, night).** Profiles taken during the attacks, matched to
 event-loop stalls over 12 ms, showed three of the server's own: a 4 MiB history read as one result
 kept the loop parsing about 9 ms (now statements of about 256 KiB, the loop free between them); the
