@@ -57,7 +57,8 @@ function write(results) {
   if (toDocs)
     for (const [file, svg] of Object.entries(report.charts)) writeFileSync(`${ROOT}docs/${file}`, svg);
   process.stdout.write(
-    `${report.markdown}\nWritten to ${target.replace(ROOT, '')} (${results.seconds.toFixed(0)} s run).\n`,
+    // A partial run's results hold the last full run's duration; it says its own.
+    `${report.markdown}\nWritten to ${target.replace(ROOT, '')} (${(mode === 'partial' ? (Date.now() - startedAt) / 1000 : results.seconds).toFixed(0)} s run).\n`,
   );
   return report.markdown;
 }

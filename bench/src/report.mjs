@@ -320,7 +320,7 @@ function isolation(iso) {
       runs.flatMap(isolationRows),
     ),
     '',
-    `Targets: B's p99 within 2 × quiet and 0 non-2xx in every attack — ${verdict(within)}; B's event delivered within 5 s — ${verdict(webhook ? webhook.bDeliveredAfterMs <= 5000 : false)}; server RSS under 1 GiB — ${verdict(after.rssMaxMiB < 1024)} (peak ${after.rssMaxMiB.toFixed(0)} MiB).`,
+    `Targets: B's p99 within 2 × quiet and 0 non-2xx in every attack — ${verdict(within)}; B's event delivered within 5 s — ${webhook ? verdict(webhook.bDeliveredAfterMs <= 5000) : 'not measured (the webhook attack did not run)'}; server RSS under 1 GiB — ${verdict(after.rssMaxMiB < 1024)} (peak ${after.rssMaxMiB.toFixed(0)} MiB).`,
     '',
     NOTES.isolation,
   ].join('\n');
