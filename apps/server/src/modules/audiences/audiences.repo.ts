@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { rowQuery, selectList } from '../../db/fast.js';
 import { audiences, audienceVersions } from '../../db/schema/index.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
@@ -15,6 +16,9 @@ export async function insertAudience(db: Db, row: typeof audiences.$inferInsert)
   return inserted;
 }
 
+const AUDIENCE_BY_ID = `SELECT ${selectList(audiences)} FROM audiences WHERE tenant_id = $1 AND page_id = $2 AND id = $3`;
+const AUDIENCE_BY_ID_FOR_UPDATE = `${AUDIENCE_BY_ID} FOR UPDATE`;
+
 /** Finds an audience of a tenant under the given page; `forUpdate` locks it. */
 export async function findAudience(
   db: Db,
@@ -23,12 +27,10 @@ export async function findAudience(
   audienceId: string,
   forUpdate = false,
 ): Promise<AudienceRow | undefined> {
-  const query = db
-    .select()
-    .from(audiences)
-    .where(and(eq(audiences.tenantId, tenantId), eq(audiences.pageId, pageId), eq(audiences.id, audienceId)));
-  const rows = forUpdate ? await query.for('update') : await query;
-  return rows[0];
+  const [name, text] = forUpdate
+    ? ['audience_by_id_locked', AUDIENCE_BY_ID_FOR_UPDATE]
+    : ['audience_by_id', AUDIENCE_BY_ID];
+  return (await rowQuery(db)<AudienceRow>(name, text, [tenantId, pageId, audienceId]))[0];
 }
 
 /** One keyset page of a page's audiences, newest first. */

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
+import { rowQuery, selectList } from '../../db/fast.js';
 import { persons } from '../../db/schema/index.js';
 import { ConflictError } from '../../lib/errors.js';
 
@@ -21,11 +21,9 @@ export async function insertPerson(db: Db, row: typeof persons.$inferInsert): Pr
   }
 }
 
+const PERSON_BY_ID = `SELECT ${selectList(persons)} FROM persons WHERE tenant_id = $1 AND id = $2`;
+
 /** Finds a tenant's person by id. */
 export async function findPerson(db: Db, tenantId: string, personId: string): Promise<PersonRow | undefined> {
-  const rows = await db
-    .select()
-    .from(persons)
-    .where(and(eq(persons.tenantId, tenantId), eq(persons.id, personId)));
-  return rows[0];
+  return (await rowQuery(db)<PersonRow>('person_by_id', PERSON_BY_ID, [tenantId, personId]))[0];
 }
