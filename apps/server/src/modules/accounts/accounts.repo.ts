@@ -71,8 +71,9 @@ export async function listAccounts(
     .limit(options.take);
 }
 
+const ACCOUNT_PREFIX = 'account.';
 const PERSON_PREFIX = 'person.';
-const WITH_LINKED = `SELECT ${selectList(accounts, { alias: 'a', prefix: '' })}, ${selectList(persons, { alias: 'p', prefix: PERSON_PREFIX })}
+const WITH_LINKED = `SELECT ${selectList(accounts, { alias: 'a', prefix: ACCOUNT_PREFIX })}, ${selectList(persons, { alias: 'p', prefix: PERSON_PREFIX })}
   FROM accounts a LEFT JOIN persons p ON p.tenant_id = a.tenant_id AND p.account_id = a.id
   WHERE a.tenant_id = $1 AND a.id = $2
   ORDER BY p.created_at, p.id`;
@@ -90,16 +91,14 @@ export async function findAccountWithLinked(
     tenantId,
     accountId,
   ]);
-  const first = rows[0];
-  if (!first) return undefined;
-  const account = {} as Record<string, unknown>;
-  for (const key in first) if (!key.startsWith(PERSON_PREFIX)) account[key] = first[key];
+  const account = rows[0] && joinedRow<AccountRow>(rows[0], ACCOUNT_PREFIX);
+  if (!account) return undefined;
   const linked: PersonRow[] = [];
   for (const row of rows) {
     const person = joinedRow<PersonRow>(row, PERSON_PREFIX);
     if (person) linked.push(person);
   }
-  return { account: account as AccountRow, linked };
+  return { account, linked };
 }
 
 /** Column changes {@link bumpAccount} can apply; counters are deltas. */

@@ -33,6 +33,7 @@ export async function findPage(
   const [name, text] = forUpdate ? ['page_by_id_locked', BY_ID_FOR_UPDATE] : ['page_by_id', BY_ID];
   return (await rowQuery(db)<PageRow>(name, text, [tenantId, pageId]))[0];
 }
+
 const LIST_LIVE = `SELECT ${PAGE_COLUMNS} FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL`;
 const LIST_ORDER = 'ORDER BY created_at DESC, id DESC LIMIT $2';
 const LIST_FIRST = `${LIST_LIVE} ${LIST_ORDER}`;
