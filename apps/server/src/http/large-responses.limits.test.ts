@@ -1,6 +1,8 @@
 import { type ClientRequest, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { conversations } from '../db/schema/index.js';
 import type { TestTenant } from '../test/seed.js';
 import { useTestApp } from '../test/test-app.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
@@ -182,5 +184,67 @@ describe('publishing a message, which answers with the history', () => {
     const refused = await t.app.inject({ method: 'POST', url: publish, headers: t.auth(tenant.apiKey) });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().detail).toContain('large responses in progress');
+  });
+
+  it('past the line, publishes nothing: the 429 comes before the write', async () => {
+    const tenant = await t.seed.tenant();
+    const path = await history(tenant, 4);
+    const post = async (content: string) =>
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: path,
+          headers: t.auth(tenant.apiKey),
+          payload: { role: 'user', content },
+        })
+      ).json<{ messageId: string }>().messageId;
+    const first = await post('published first');
+    const second = await post('not to be published');
+    const port = await listening();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `${path}/${first}/publish`,
+          headers: t.auth(tenant.apiKey),
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    await startRead(port, path, tenant.apiKey);
+    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
+    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `${path}/${second}/publish`,
+      headers: t.auth(tenant.apiKey),
+    });
+    expect(refused.statusCode).toBe(429);
+
+    const [conversation] = await t.database.db
+      .select({ published: conversations.publishedMessageId })
+      .from(conversations)
+      .where(eq(conversations.tenantId, tenant.tenantId));
+    expect(conversation?.published).toBe(first);
+  });
+});
+
+describe('a tenant whose line is full', () => {
+  it('is refused a history read before the database is asked anything, even one of an audience that does not exist', async () => {
+    const tenant = await t.seed.tenant();
+    const path = await history(tenant, 4);
+    const page = await t.seed.page(tenant);
+    const missing = `/v0/pages/${page.pageId}/audiences/audience_00000000000000000000000000/messages`;
+    expect((await t.app.inject({ url: missing, headers: t.auth(tenant.apiKey) })).statusCode).toBe(404);
+
+    const port = await listening();
+    await startRead(port, path, tenant.apiKey);
+    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
+    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+    const refused = await t.app.inject({ url: missing, headers: t.auth(tenant.apiKey) });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 4, remaining: 0 } });
+    // Its other reads are answered as ever.
+    expect((await t.app.inject({ url: '/v0/pages', headers: t.auth(tenant.apiKey) })).statusCode).toBe(200);
   });
 });

@@ -66,6 +66,18 @@ export async function reserveLargeResponse(request: FastifyRequest, bytes: numbe
   await lane.ready;
 }
 
+/**
+ * Refuses (429 RATE_LIMITED) a read that may be large, such as a message history, while its
+ * tenant's line of large responses is already full: before the database is asked anything, so a
+ * tenant retrying in a loop past its line costs the server almost nothing (and a publish that would
+ * answer with the history writes nothing). A read whose size is then measured still takes its
+ * place with {@link reserveLargeResponse}, which can refuse it too if the line filled meanwhile.
+ */
+export function refuseWhileLineFull(request: FastifyRequest): void {
+  const read = reads.get(request);
+  if (read?.bandwidth.isFull(request.auth?.tenantId ?? '')) throw lineFull(read.bandwidth);
+}
+
 /** The streamed body of a reply, for its `onSend` and, once sent, its byte count. */
 const streams = new WeakMap<FastifyReply, JsonStream>();
 

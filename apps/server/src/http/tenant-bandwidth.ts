@@ -35,8 +35,8 @@ export class TenantBandwidth {
 
   /** A lane for one large response of `tenantId`; undefined when its line is full. */
   enter(tenantId: string): Lane | undefined {
+    if (this.isFull(tenantId)) return undefined;
     const state = this.#state(tenantId);
-    if (state.active + state.queue.length >= this.limits.streams + this.limits.waiting) return undefined;
     let ready: Promise<void>;
     if (state.active < this.limits.streams) {
       state.active += 1;
@@ -60,6 +60,11 @@ export class TenantBandwidth {
   inLine(tenantId: string): number {
     const state = this.#tenants.get(tenantId);
     return state ? state.active + state.queue.length : 0;
+  }
+
+  /** Whether `tenantId`'s line is full: {@link enter} would refuse. */
+  isFull(tenantId: string): boolean {
+    return this.inLine(tenantId) >= this.limits.streams + this.limits.waiting;
   }
 
   /** Seconds until a full line frees a place, about: for a 429's `Retry-After`. */
