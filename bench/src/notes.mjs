@@ -133,15 +133,36 @@ of one object level would have taken the 42-tool list of the first release from 
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,
 
-  isolation: `**This run (2026-11-25 00:59, load average about 1)** measured the trash and history
-attacks against windows with A paused, alternating with the attack's (decisions: "Isolation bench:
-each attack against the quiet phase just before it", amended), and the other two against the phase
-just before; its "before" rows are those of the run of 2026-11-24 14:31 (load average 8.5), not
-measured again. Every target was met in it. One full run still says little on this shared machine:
-the same build's full run twenty minutes earlier gave trash 1.43, histories 1.48, slow receivers
-0.92 and idle connections 3.96 × (B's p99 52 / 59 ms against 13 / 18 ms just before); single runs
-of the connection attack gave 1.44 and, of the history attack alternating, 1.70 to 2.64 (two of
-six under 2 ×). B got no non-2xx answer in any run and its event was delivered at once.
+  isolation: `**This run (2026-11-25 07:25, load average about 0.6)** measured the trash and
+history attacks against windows with A paused, alternating with the attack's (decisions: "Isolation
+bench: each attack against the quiet phase just before it", amended), and the other two against the
+phase just before. Its "before" rows are those of the run of 2026-11-24 14:31 (load average 8.5),
+not measured again. Every target was met in it, as in the full run of 00:59 (trash 1.22, histories
+1.37, slow receivers 1.43, connections 1.56). On this morning's quiet machine, single runs of the
+history attack gave 1.34 to 2.02 (ten runs, two at 2.01-2.02); a run of all four attacks just
+before this one gave 1.28, 1.65, 1.19 and 1.13. B got no non-2xx answer in any run, and its event
+was delivered at once.
+
+**Refused reads, binary COPY and the size of slices (2026-11-25, morning).**
+- *Refused reads.* A history read or publish that finds its tenant's line full is now refused
+  before any statement. Before, it looked up the audience and measured the history first. A's
+  refused reads, which arrive in bursts of twelve in this attack, took a median of 1.1-2.5 ms
+  instead of 21-26 ms when the line was full. B's ratio did not move beyond the spread (1.41-2.02
+  in four runs).
+- *Less bandwidth does not shorten B's tail.* With \`TENANT_RESPONSE_BYTES_PER_S\` at 2 MiB/s
+  and 1 MiB/s (17 and 8 of A's reads instead of 34), B's p99 under attack stayed at 19-22 ms, as
+  at the default 4 MiB/s. B's tail in this attack does not follow A's bytes.
+- *Binary COPY, tried and dropped.* Reading tool calls with \`COPY … TO STDOUT (FORMAT binary)\`
+  hands over bytes that are never a JavaScript string. Alone, it cut the CPU of a 4 MiB read by
+  about 45 % (one statement). In the server it made the attack worse (3.19 and 2.40). With almost
+  nothing allocated on the JavaScript heap, young-generation collections stopped, and the buffers
+  left behind were freed only by full collections, which V8 started for external memory pressure:
+  30-55 per run instead of 11-15. Their pauses grow with the server's heap (about 33 MiB live).
+- *Slices.* In statements of about 256 KiB (two of these 128 KiB messages), the driver allocates
+  about 5.5 MiB of buffers per 4 MiB read. Its buffer for a row longer than one socket read is
+  dropped at the end of each statement and grown again in the next. One statement allocates
+  0.3 MiB and uses half the CPU, but it kept a 1 ms timer from running for 24-56 ms (p99 of the
+  timer's gaps) against 6-8 ms in slices. The slices stay.
 
 **Full collections while a tenant reads histories (2026-11-25).** A trace of the server's garbage
 collector during the history attack showed a full (mark-compact) collection about once a second,
