@@ -40,6 +40,13 @@ function startRead(port: number, path: string, apiKey?: string) {
   });
 }
 
+/** Fills `tenant`'s line of large responses with reads of `path`: one streaming, three waiting. */
+async function fillLine(port: number, path: string, tenant: TestTenant): Promise<void> {
+  await startRead(port, path, tenant.apiKey);
+  for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
+  await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+}
+
 /** A conversation of `messages` messages of 100 KB; the path of its history. */
 async function history(tenant: TestTenant, messages: number): Promise<string> {
   const page = await t.seed.page(tenant);
@@ -178,9 +185,7 @@ describe('publishing a message, which answers with the history', () => {
     expect(streamed.headers['content-length']).toBeUndefined();
     expect(streamed.json<{ messages: unknown[] }>().messages).toHaveLength(5);
 
-    await startRead(port, path, tenant.apiKey);
-    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
-    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+    await fillLine(port, path, tenant);
     const refused = await t.app.inject({ method: 'POST', url: publish, headers: t.auth(tenant.apiKey) });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().detail).toContain('large responses in progress');
@@ -211,9 +216,7 @@ describe('publishing a message, which answers with the history', () => {
       ).statusCode,
     ).toBe(200);
 
-    await startRead(port, path, tenant.apiKey);
-    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
-    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+    await fillLine(port, path, tenant);
     const refused = await t.app.inject({
       method: 'POST',
       url: `${path}/${second}/publish`,
@@ -238,9 +241,7 @@ describe('a tenant whose line is full', () => {
     expect((await t.app.inject({ url: missing, headers: t.auth(tenant.apiKey) })).statusCode).toBe(404);
 
     const port = await listening();
-    await startRead(port, path, tenant.apiKey);
-    for (let i = 0; i < 3; i += 1) void startRead(port, path, tenant.apiKey);
-    await expect.poll(() => bandwidth.inLine(tenant.tenantId), { timeout: 30_000 }).toBe(4);
+    await fillLine(port, path, tenant);
     const refused = await t.app.inject({ url: missing, headers: t.auth(tenant.apiKey) });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED', details: { limit: 4, remaining: 0 } });
