@@ -32,7 +32,7 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
   // and loading its modules is slow; a working dispatcher delivers in about 2 s here.
   const FIRST_DELIVERY_MS = 60_000;
 
-  const dispatch = () => {
+  const dispatch = (env: Record<string, string> = {}) => {
     const proc = spawn(process.execPath, [mainJs, 'dispatch'], {
       // vitest sets BASE_URL=/ (a Vite convention) in process.env: give the child a real one.
       env: {
@@ -41,6 +41,7 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
         DATABASE_URL: t.config.databaseUrl,
         BASE_URL: 'http://127.0.0.1:3000',
         LOG_LEVEL: 'silent',
+        ...env,
       },
       stdio: 'ignore',
     });
@@ -52,7 +53,9 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
     const sub = await h.subscribe(receiver.url);
     await h.version();
     receiver.script({ delayMs: 150 });
-    const { proc, exited } = dispatch();
+    // Not the 1 s send timeout of the other webhook tests: in CI's Node 24 pass, with other suites
+    // running beside it, the new process's first POST took longer than that and was retried.
+    const { proc, exited } = dispatch({ WEBHOOKS_TIMEOUT_MS: '30000' });
     await receiver.waitFor(1, FIRST_DELIVERY_MS);
     proc.kill('SIGTERM');
     expect(await exited).toBe(0);
