@@ -55,7 +55,7 @@ const reads = new WeakMap<
  * its line are refused (429 RATE_LIMITED) before the database reads a byte of them, and the reads
  * in line hold nothing in memory while they wait. Small reads and requests that are not GETs pass.
  */
-export async function reserveLargeResponse(request: FastifyRequest, bytes: number): Promise<void> {
+async function reserveLargeResponse(request: FastifyRequest, bytes: number): Promise<void> {
   const read = reads.get(request);
   if (!read || read.reserved || bytes <= INLINE_RESPONSE_CHARS) return;
   const lane = read.bandwidth.enter(request.auth?.tenantId ?? '');
@@ -67,15 +67,17 @@ export async function reserveLargeResponse(request: FastifyRequest, bytes: numbe
 }
 
 /**
- * Refuses (429 RATE_LIMITED) a read that may be large, such as a message history, while its
- * tenant's line of large responses is already full: before the database is asked anything, so a
- * tenant retrying in a loop past its line costs the server almost nothing (and a publish that would
- * answer with the history writes nothing). A read whose size is then measured still takes its
- * place with {@link reserveLargeResponse}, which can refuse it too if the line filled meanwhile.
+ * The `admit` of a read that may be large, such as a message history: it refuses the read at once
+ * (429 RATE_LIMITED) while its tenant's line of large responses is already full, before the
+ * database is asked anything, so a tenant retrying in a loop past its line costs the server almost
+ * nothing (and a publish that would answer with the history writes nothing). Otherwise the
+ * returned function, given the size the database measured, takes the read's place in line with
+ * {@link reserveLargeResponse}, which can still refuse it if the line filled meanwhile.
  */
-export function refuseWhileLineFull(request: FastifyRequest): void {
+export function admitLargeRead(request: FastifyRequest): (bytes: number) => Promise<void> {
   const read = reads.get(request);
   if (read?.bandwidth.isFull(request.auth?.tenantId ?? '')) throw lineFull(read.bandwidth);
+  return (bytes) => reserveLargeResponse(request, bytes);
 }
 
 /** The streamed body of a reply, for its `onSend` and, once sent, its byte count. */

@@ -1,24 +1,22 @@
 import { requireAuth } from '../../http/auth.js';
-import { refuseWhileLineFull, reserveLargeResponse } from '../../http/large-responses.js';
+import { admitLargeRead } from '../../http/large-responses.js';
 import { defineModule } from '../types.js';
 import * as service from './messages.service.js';
 
 /** An audience's conversation: read, post, restore a snapshot, publish. */
 export const messagesModule = defineModule('messages', (deps) => ({
-  getAudienceMessages: async ({ params, request }) => {
-    refuseWhileLineFull(request);
-    return {
-      status: 200,
-      body: await service.getAudienceMessages(
-        deps,
-        requireAuth(request).tenantId,
-        params.page_id,
-        params.audience_id,
-        // A long history takes its tenant's place in line before the database reads it.
-        (bytes) => reserveLargeResponse(request, bytes),
-      ),
-    };
-  },
+  getAudienceMessages: async ({ params, request }) => ({
+    status: 200,
+    body: await service.getAudienceMessages(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      // A long history takes its tenant's place in line before the database reads it (refused at
+      // once while the line is full).
+      admitLargeRead(request),
+    ),
+  }),
   createAudienceMessage: async ({ params, body, request }) => ({
     status: 201,
     body: await service.createAudienceMessage(
@@ -39,19 +37,17 @@ export const messagesModule = defineModule('messages', (deps) => ({
       params.message_id,
     ),
   }),
-  publishAudienceMessage: async ({ params, request }) => {
-    refuseWhileLineFull(request);
-    return {
-      status: 200,
-      body: await service.publishAudienceMessage(
-        deps,
-        requireAuth(request).tenantId,
-        params.page_id,
-        params.audience_id,
-        params.message_id,
-        // It answers with the history: read (and streamed) as getAudienceMessages reads it.
-        (bytes) => reserveLargeResponse(request, bytes),
-      ),
-    };
-  },
+  publishAudienceMessage: async ({ params, request }) => ({
+    status: 200,
+    body: await service.publishAudienceMessage(
+      deps,
+      requireAuth(request).tenantId,
+      params.page_id,
+      params.audience_id,
+      params.message_id,
+      // It answers with the history: read (and streamed) as getAudienceMessages reads it, and
+      // refused before its write while the line is full.
+      admitLargeRead(request),
+    ),
+  }),
 }));
