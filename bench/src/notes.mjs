@@ -26,8 +26,9 @@ tenant's database share and metrics, none above 4 %: no one cost left to remove.
 On 2026-11-22: ours ran at about the bare Fastify route's rate, and ahead of both peers. The first
 full run (0.58 × bare Fastify) spent its extra CPU in drizzle-orm (building the two statements'
 SQL and mapping 21 rows × 20 columns, about 220 µs per request) and in a Redis round trip per
-request for the rate limit. Since then (\`docs/decisions.md\`: "Hot reads skip the ORM", "Shared
-rate-limit counts are sent in batches"):
+request for the rate limit. Since then (decision records "Hot reads skip the ORM",
+[0040](decisions/0040-hot-reads-skip-the-orm.md), and "Shared rate-limit counts are sent in batches",
+[0035](decisions/0035-shared-rate-limit-counts-are-sent-in-batches.md)):
 
 - \`listPages\` and every \`totalCount\` read run fixed SQL on the driver as named prepared statements,
   selecting columns under their drizzle keys, and \`timestamptz\` values are parsed from their
@@ -134,9 +135,9 @@ writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--stric
 warnings before) cost 3.1 KB over all tools.`,
 
   isolation: `**This run (2026-11-25 07:25, load average about 0.6)** measured the trash and
-history attacks against windows with A paused, alternating with the attack's (decisions: "Isolation
-bench: each attack against the quiet phase just before it", amended), and the other two against the
-phase just before. Its "before" rows are those of the run of 2026-11-24 14:31 (load average 8.5),
+history attacks against windows with A paused, alternating with the attack's (decision record
+[0204](decisions/0204-isolation-bench-each-attack-against-the-quiet.md), amended), and the other
+two against the phase just before. Its "before" rows are those of the run of 2026-11-24 14:31 (load average 8.5),
 not measured again. Every target was met in it, as in the full run of 00:59 (trash 1.22, histories
 1.37, slow receivers 1.43, connections 1.56). On this morning's quiet machine, single runs of the
 history attack gave 1.34 to 2.02 (ten runs, two at 2.01-2.02); a run of all four attacks just

@@ -7,7 +7,7 @@ import { buildServer } from './server.js';
 import { DEFAULT_TOOLSET, type ToolSelection } from './tools/select.js';
 
 /**
- * Budgets for the JSON of `tools/list` (measured sizes are in docs/decisions.md, MCP sections):
+ * Budgets for the JSON of `tools/list` (measured sizes are in docs/benchmarks.md, MCP section):
  * the default toolset, what an assistant loads unless told otherwise, within 32 KB (about 8,000
  * tokens; 30.3 KB measured); every tool (`--toolsets all`, every input property described,
  * nullable values as portable `anyOf` branches) 2.2 KB a tool on average, for the 46 operations.
