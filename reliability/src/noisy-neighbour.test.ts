@@ -9,11 +9,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ErrorSchema } from '@customer-api/contract';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InProcessApp, startInProcess } from './lib/in-process.js';
 import { report } from './lib/profile.js';
 import { baseEnv, createKey, SERVER_MAIN, startProcess } from './lib/server-process.js';
+import { query } from './lib/sql.js';
 
 let server: InProcessApp;
 let a: { tenantId: string; apiKey: string };
@@ -47,12 +47,18 @@ afterAll(async () => {
 describe('1. a search the trigram index cannot serve', () => {
   it('is refused at once for a large trash, and the other tenant is served meanwhile', async () => {
     const rows = 20_000;
-    await server.database.db.execute(sql`
-      INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
-      SELECT 'asset_' || md5(${a.tenantId} || n), ${a.tenantId}, 'logo ' || n, 'image', 'f', 'active', now(), now(), now()
-      FROM generate_series(1, ${rows}) AS n`);
-    await server.database.db.execute(sql`
-      INSERT INTO tenant_counters (tenant_id, scope, count) VALUES (${a.tenantId}, 'assets:trash', ${rows})`);
+    await query(
+      server.database,
+      `INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
+       SELECT 'asset_' || md5($1::text || n), $1, 'logo ' || n, 'image', 'f', 'active', now(), now(), now()
+       FROM generate_series(1, $2::int) AS n`,
+      [a.tenantId, rows],
+    );
+    await query(
+      server.database,
+      `INSERT INTO tenant_counters (tenant_id, scope, count) VALUES ($1, 'assets:trash', $2)`,
+      [a.tenantId, rows],
+    );
     const attack = `/v0/assets/trash?limit=100&query=${'%25'.repeat(200)}`;
     const answers = await Promise.all([
       ...Array.from({ length: 8 }, () => get(a.apiKey, attack)),

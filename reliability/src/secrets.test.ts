@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { openDatabase } from '@customer-api/server';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, pool, sleep } from './lib/http.js';
 import { report } from './lib/profile.js';
 import { startReceiver } from './lib/receiver.js';
 import { baseEnv, createKey, pgliteDataDir, SERVER_MAIN, startProcess } from './lib/server-process.js';
+import { query } from './lib/sql.js';
 import { subscribe, versionTarget, waitDelivered } from './lib/webhook-load.js';
 
 let dataDir: string;
@@ -103,15 +103,17 @@ describe('secrets never leak', () => {
   it('the database holds API keys only as SHA-256 hashes', async () => {
     const database = await openDatabase({ dataDir });
     try {
-      const tables = (await database.db.execute(
-        sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
-      )) as unknown as { rows: Array<{ table_name: string }> };
+      const tables = await query<{ table_name: string }>(
+        database,
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`,
+      );
       let dump = '';
-      for (const { table_name } of tables.rows) {
-        const rows = (await database.db.execute(
-          sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table_name}" t`),
-        )) as unknown as { rows: Array<{ row: string }> };
-        dump += rows.rows.map((r) => r.row).join('\n');
+      for (const { table_name } of tables) {
+        const rows = await query<{ row: string }>(
+          database,
+          `SELECT row_to_json(t)::text AS row FROM "${table_name}" t`,
+        );
+        dump += rows.map((r) => r.row).join('\n');
       }
       expect([apiKey, ...presented].flatMap(forms).filter((s) => dump.includes(s))).toEqual([]);
       expect(dump).toContain(createHash('sha256').update(apiKey).digest('hex'));

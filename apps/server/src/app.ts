@@ -3,14 +3,19 @@ import { createRequire } from 'node:module';
 import { contract, type OperationName } from '@customer-api/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, {
+  type FastifyHttpOptions,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import type { Database } from './db/database.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
-import { requestScopedDb } from './db/request-db.js';
+import type { Db, Handle } from './db/port.js';
 import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
-import { registerAuth } from './http/auth.js';
+import { registerAuth, requireAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerDeprecation } from './http/deprecation.js';
@@ -119,7 +124,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
   if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
   const deps: AppDeps = {
-    db: requestScopedDb(database.db),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? newId,
     cursors: new CursorCodec(secret),
@@ -128,14 +132,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   };
   const store = options.assetStore ?? (await openAssetStore(database, config));
   app.addHook('onClose', async () => store.close?.());
-  const content: ContentDeps = { ...deps, store, maxBytes: config.assets.maxBytes };
-  registerContentDownloads(app, content);
   const share =
     options.tenantShare ??
     new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
-  database.useTenantShare(share);
+  // A tenant's requests run their statements on a handle holding the tenant's share of connections.
+  const tenantDb = (tenantId: string): Db => database.forTenant(share, tenantId);
+  const content: ContentDeps = {
+    ...deps,
+    db: database.db,
+    tenantDb,
+    store,
+    maxBytes: config.assets.maxBytes,
+  };
+  registerContentDownloads(app, content);
   const idempotency = new IdempotencyGuard({
-    db: deps.db,
     clock: deps.clock,
     ttlS: config.idempotencyTtlS,
     baseUrl: config.baseUrl,
@@ -144,7 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('idempotency', idempotency);
   const bandwidth = options.tenantBandwidth ?? bandwidthOf(config);
   await app.register(async (scope) =>
-    registerApi(scope, deps, { rateLimiter, share, idempotency, bandwidth, content }),
+    registerApi(scope, deps, { database, tenantDb, rateLimiter, idempotency, bandwidth, content }),
   );
   return app;
 }
@@ -203,7 +213,7 @@ function registerDraining(app: FastifyInstance): void {
   });
 }
 
-type Handler = (args: unknown) => Promise<{ status: number; body: unknown }>;
+type Handler = (args: { request: FastifyRequest; db?: Handle }) => Promise<{ status: number; body: unknown }>;
 
 /** `handler` answering with every {@link JsonText} of its body parsed. */
 const withParsedJsonText =
@@ -212,6 +222,12 @@ const withParsedJsonText =
     const result = await handler(args);
     return { ...result, body: parseJsonText(result.body) };
   };
+
+/** `handler` given the handle of its request's tenant (the idempotency guard may give a `Tx` instead). */
+const withTenantDb =
+  (handler: Handler, tenantDb: (tenantId: string) => Db): Handler =>
+  (args) =>
+    handler({ ...args, db: tenantDb(requireAuth(args.request).tenantId) });
 
 /**
  * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
@@ -222,24 +238,27 @@ function registerApi(
   scope: FastifyInstance,
   deps: AppDeps,
   {
+    database,
+    tenantDb,
+    rateLimiter,
     idempotency,
     bandwidth,
     content,
-    ...limits
   }: {
+    database: Database;
+    tenantDb: (tenantId: string) => Db;
     rateLimiter: RateLimiter;
-    share: TenantShare;
     idempotency: IdempotencyGuard;
     bandwidth: TenantBandwidth;
     content: ContentDeps;
   },
 ): void {
-  const resolveKey = createKeyResolver(deps.db, {
+  const resolveKey = createKeyResolver(database.db, {
     ttlMs: deps.config.authCacheTtlS * 1000,
     clock: deps.clock,
   });
   registerDeprecation(scope, contract);
-  registerAuth(scope, { resolveKey, ...limits });
+  registerAuth(scope, { resolveKey, rateLimiter });
   registerLargeResponses(scope, bandwidth);
   idempotency.register(scope);
   registerContentUploads(scope, content);
@@ -259,20 +278,16 @@ function registerApi(
   const subContract = Object.fromEntries(
     names.filter((n) => isAppRoute(contract[n])).map((n) => [n, contract[n]]),
   );
-  initServer().registerRouter(
-    subContract as AppRouter,
-    idempotency.wrapAll(
-      implementation,
-      subContract as Record<string, AppRoute>,
-    ) as RouterImplementation<AppRouter>,
-    scope,
-    {
-      logInitialization: false,
-      jsonQuery: false,
-      responseValidation: validating,
-      requestValidationErrorHandler: (err) => {
-        throw fromRequestValidation(err);
-      },
-    },
+  const guarded = idempotency.wrapAll(implementation, subContract as Record<string, AppRoute>);
+  const handlers = Object.fromEntries(
+    Object.entries(guarded).map(([name, handler]) => [name, withTenantDb(handler as Handler, tenantDb)]),
   );
+  initServer().registerRouter(subContract as AppRouter, handlers as RouterImplementation<AppRouter>, scope, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: validating,
+    requestValidationErrorHandler: (err) => {
+      throw fromRequestValidation(err);
+    },
+  });
 }

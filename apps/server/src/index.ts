@@ -3,7 +3,7 @@
 // webhook dispatcher). The package is private: these names follow the code, not a release.
 export { type BuildAppOptions, buildApp } from './app.js';
 export { type Config, loadConfig } from './config.js';
-export { type Database, type DatabaseLocation, openDatabase } from './db/client.js';
+export { type Database, type DatabaseLocation, openDatabase } from './db/database.js';
 export { runMigrations } from './db/migrate.js';
 export { type Clock, systemClock } from './lib/clock.js';
 export { type IdSource, newId } from './lib/ids.js';

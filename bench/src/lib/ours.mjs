@@ -15,14 +15,17 @@ export function redisAnswers() {
   return url ? tcpAnswers(url, 6379) : Promise.resolve(false);
 }
 
-/** Starts our server on `bin` against PostgreSQL (`databaseUrl`) or PGlite (`dataDir`). */
-export async function startOurs({ name, bin, databaseUrl, dataDir, env = {} }) {
+/**
+ * Starts our server (`main`: this checkout's build unless another's is given) on `bin` against
+ * PostgreSQL (`databaseUrl`) or PGlite (`dataDir`).
+ */
+export async function startOurs({ name, bin, main = SERVER_MAIN, databaseUrl, dataDir, env = {} }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess({
     name,
     bin,
-    args: [SERVER_MAIN, 'serve'],
+    args: [main, 'serve'],
     url,
     readyPath: '/readyz',
     env: {

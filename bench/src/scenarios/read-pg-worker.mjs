@@ -7,9 +7,9 @@
 import { performance } from 'node:perf_hooks';
 import {
   CursorCodec,
-  pages,
+  listPagesFirstStatement,
   parseTimestamptz,
-  selectList,
+  readCounterStatement,
   toApiPage,
   toPage,
 } from '@customer-api/server/internals';
@@ -22,13 +22,15 @@ const POOL_SIZE = Number(process.env.POOL_SIZE ?? 10);
 const LIMIT = 20;
 
 const types = {
-  getTypeParser: (oid, format) =>
-    oid === pg.types.builtins.TIMESTAMPTZ && format !== 'binary'
-      ? parseTimestamptz
-      : pg.types.getTypeParser(oid, format ?? 'text'),
+  getTypeParser: (oid, format) => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, format);
+    if (oid === pg.types.builtins.TIMESTAMPTZ) return parseTimestamptz;
+    if (oid === pg.types.builtins.INT8) return Number;
+    return pg.types.getTypeParser(oid, 'text');
+  },
 };
-const LIST_FIRST = `SELECT ${selectList(pages)} FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY created_at DESC, id DESC LIMIT $2`;
-const COUNTER = 'SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = $2';
+const LIST_FIRST = listPagesFirstStatement;
+const COUNTER = readCounterStatement;
 
 const db = new pg.Pool({ connectionString: DATABASE_URL, max: POOL_SIZE });
 const { rows: keyRows } = await db.query(`SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`);
@@ -37,8 +39,18 @@ const binding = { tenantId: TENANT_ID, operation: 'listPages' };
 
 async function listOnce() {
   const [page, counter] = await Promise.all([
-    db.query({ name: 'pages_list_first', text: LIST_FIRST, values: [TENANT_ID, LIMIT + 1], types }),
-    db.query({ name: 'counter_read', text: COUNTER, values: [TENANT_ID, 'pages'], types }),
+    db.query({
+      name: LIST_FIRST.name,
+      text: LIST_FIRST.text,
+      values: LIST_FIRST.values({ tenantId: TENANT_ID, take: LIMIT + 1 }),
+      types,
+    }),
+    db.query({
+      name: COUNTER.name,
+      text: COUNTER.text,
+      values: COUNTER.values({ tenantId: TENANT_ID, scope: 'pages' }),
+      types,
+    }),
   ]);
   const body = toPage({
     rows: page.rows,

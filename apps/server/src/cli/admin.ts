@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';

@@ -1,13 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { openDatabase } from '../db/client.js';
-import { accounts } from '../db/schema/index.js';
+import { openDatabase } from '../db/database.js';
 import { readCounter } from '../lib/counters.js';
 import { ACCOUNTS_COUNTER, EMPTY_ACCOUNTS_COUNTER } from '../modules/accounts/accounts.service.js';
+import { query } from '../test/sql.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 import { runCli } from './cli.js';
 
@@ -160,10 +159,11 @@ describe('customer-api CLI', () => {
       settings.databaseUrl ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.DATA_DIR },
     );
     try {
-      const [stored] = await database.db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(accounts)
-        .where(eq(accounts.tenantId, result.tenantId));
+      const [stored] = await query<{ count: number }>(
+        database.db,
+        'SELECT count(*)::int AS count FROM accounts WHERE tenant_id = $1',
+        [result.tenantId],
+      );
       expect(stored?.count).toBe(4510);
       expect(await readCounter(database.db, result.tenantId, ACCOUNTS_COUNTER)).toBe(4510);
       expect(await readCounter(database.db, result.tenantId, EMPTY_ACCOUNTS_COUNTER)).toBe(4510);
@@ -172,14 +172,14 @@ describe('customer-api CLI', () => {
       // last_analyze, which a session publishes as it ends: hence the wait.
       await vi.waitFor(
         async () => {
-          const stats = (await database.db.execute(sql`
-            SELECT c.reltuples::float8 AS reltuples, s.last_analyze
-            FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid
-            WHERE s.relname = 'accounts'`)) as unknown as {
-            rows: Array<{ reltuples: number; last_analyze: unknown }>;
-          };
-          expect(Number(stats.rows[0]?.reltuples)).toBeGreaterThanOrEqual(4510);
-          if (settings.databaseUrl) expect(stats.rows[0]?.last_analyze ?? null).not.toBeNull();
+          const [stats] = await query<{ reltuples: number; last_analyze: unknown }>(
+            database.db,
+            `SELECT c.reltuples::float8 AS reltuples, s.last_analyze
+             FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid
+             WHERE s.relname = 'accounts'`,
+          );
+          expect(Number(stats?.reltuples)).toBeGreaterThanOrEqual(4510);
+          if (settings.databaseUrl) expect(stats?.last_analyze ?? null).not.toBeNull();
         },
         { timeout: 10_000, interval: 200 },
       );

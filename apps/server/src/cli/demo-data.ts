@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import { CURSOR_SECRET_SETTING } from '../db/migrate.js';
 import { ensureSetting, readSetting } from '../db/settings.js';
 import { systemClock } from '../lib/clock.js';
@@ -10,13 +10,14 @@ import { createAudience } from '../modules/audiences/audiences.service.js';
 import { createAudienceVersion, publishAudienceVersion } from '../modules/audiences/versions.service.js';
 import { createAudienceMessage } from '../modules/messages/messages.service.js';
 import { createPage } from '../modules/pages/pages.service.js';
-import type { AppDeps } from '../modules/types.js';
+import type { ServiceDeps } from '../modules/types.js';
 import { createApiKey, ensureTenant } from '../tenants/tenants.service.js';
 
 /** Name of the setting marking that the first-run demo exists. */
 const DEMO_SETTING = 'demo_created';
 
-async function depsFor(database: Database, config: Config): Promise<AppDeps> {
+/** The services' dependencies, on the database's handle of no tenant (the CLI's). */
+async function depsFor(database: Database, config: Config): Promise<ServiceDeps> {
   const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
   if (!secret) throw new Error('database not migrated');
   return {
@@ -50,7 +51,7 @@ export async function seedDemoData(database: Database, config: Config, tenantId:
 }
 
 /** Two audiences per page: one with a published and a draft version and a conversation. */
-async function seedAudiences(deps: AppDeps, tenantId: string, pageId: string): Promise<void> {
+async function seedAudiences(deps: ServiceDeps, tenantId: string, pageId: string): Promise<void> {
   const { audienceId } = await createAudience(deps, tenantId, pageId, {
     customName: 'Logistics leads',
     supplementaryContext: 'Visitors from logistics companies.',

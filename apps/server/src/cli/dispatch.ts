@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';

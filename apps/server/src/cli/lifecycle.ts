@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 
 /**
  * Opens the database of a long-running command (`serve`, `dispatch`): the configured pool size

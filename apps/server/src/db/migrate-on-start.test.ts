@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/cli.js';
 import { loadTestSettings } from '../config.js';
-import { type Database, openDatabase } from './client.js';
+import { type Database, openDatabase } from './database.js';
 import { NotMigratedError, pendingMigrations, prepareDatabase, runMigrations } from './migrate.js';
 import journal from './migrations/meta/_journal.json' with { type: 'json' };
 

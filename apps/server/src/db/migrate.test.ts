@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { openDatabase } from './client.js';
+import { query } from '../test/sql.js';
+import { openDatabase } from './database.js';
 import { CURSOR_SECRET_SETTING, runMigrations } from './migrate.js';
 import { readSetting } from './settings.js';
 
@@ -22,12 +23,13 @@ describe.skipIf(!databaseUrl)('migrations on a PostgreSQL server', () => {
       const secrets = await Promise.all(databases.map((d) => readSetting(d.db, CURSOR_SECRET_SETTING)));
       expect(new Set(secrets).size).toBe(1);
       expect(secrets[0]).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      const applied = await databases[0]?.pool?.query(
-        'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
-      );
+      const [first] = databases;
+      const applied = first
+        ? await query<{ n: number }>(first.db, 'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations')
+        : [];
       const journalEntries = (await import('./migrations/meta/_journal.json', { with: { type: 'json' } }))
         .default.entries;
-      expect(applied?.rows[0]?.n).toBe(journalEntries.length);
+      expect(applied[0]?.n).toBe(journalEntries.length);
     } finally {
       await Promise.all(databases.map((d) => d.close()));
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

@@ -1,12 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-/** Limits of one tenant's share of the database. */
-export interface TenantShareLimits {
-  /** Connections (PostgreSQL) or statements (PGlite) one tenant may hold at once. */
-  concurrency: number;
-  /** How long a checkout waits for the tenant's share before it fails with {@link TenantShareExceeded}. */
-  queueMs: number;
-}
+import type { TenantShareLimits } from './port.js';
 
 /** Thrown when a tenant's share stays used up for longer than the queue allows. */
 export class TenantShareExceeded extends Error {
@@ -25,30 +17,20 @@ interface TenantState {
 }
 
 /**
- * The bulkhead in front of the database: work started inside {@link TenantShare.run} counts
- * against that tenant, and at most `concurrency` checkouts of one tenant are held at once, so a
- * tenant running expensive statements exhausts its own share, never the pool. Work outside any
- * tenant (webhook dispatch, migrations, the CLI) is not limited. Waiters are served first come,
- * first served within a tenant; a waiter past `queueMs` fails instead of queueing without bound.
+ * The bulkhead in front of the database: a tenant's handle (`Database.forTenant`) takes a unit
+ * here for each connection it holds, and at most `concurrency` units of one tenant are held at
+ * once, so a tenant running expensive statements exhausts its own share, never the pool. Handles
+ * of no tenant (webhook dispatch, migrations, the CLI) do not come here. Waiters are served first
+ * come, first served within a tenant; a waiter past `queueMs` fails instead of queueing without
+ * bound.
  */
 export class TenantShare {
-  readonly #context = new AsyncLocalStorage<string>();
   readonly #tenants = new Map<string, TenantState>();
 
   constructor(readonly limits: TenantShareLimits) {}
 
-  /** Runs `fn` (and everything it starts) on behalf of `tenantId`. */
-  run<T>(tenantId: string, fn: () => T): T {
-    return this.#context.run(tenantId, fn);
-  }
-
-  /**
-   * Takes one unit of the current tenant's share; resolves to its release function (call it
-   * once). Outside a tenant it resolves at once to a no-op.
-   */
-  async acquire(): Promise<() => void> {
-    const tenantId = this.#context.getStore();
-    if (tenantId === undefined) return noop;
+  /** Takes one unit of `tenantId`'s share; resolves to its release function (call it once). */
+  async acquire(tenantId: string): Promise<() => void> {
     let state = this.#tenants.get(tenantId);
     if (!state) {
       state = { held: 0, waiting: [] };
@@ -86,8 +68,6 @@ export class TenantShare {
     if (state.held === 0) this.#tenants.delete(tenantId);
   }
 }
-
-function noop(): void {}
 
 function once(fn: () => void): () => void {
   let called = false;

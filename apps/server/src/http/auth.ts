@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TenantShare } from '../db/tenant-share.js';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
@@ -25,24 +24,16 @@ export function requireAuth(request: FastifyRequest): AuthContext {
 export interface AuthDeps {
   resolveKey: KeyResolver;
   rateLimiter: RateLimiter;
-  /** The database share the rest of an authenticated request runs under. */
-  share: TenantShare;
 }
 
 /**
  * Authenticates every request of the scope it is registered in, then applies the rate limit
  * (per key; per client address while unauthenticated, which also slows key guessing), then
  * the tenant and scope rules: multi-tenant keys are refused everywhere, read-only keys on writes.
- * The handler then runs as its tenant, so its database work counts against the tenant's share.
  */
 export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     request.auth = await authenticate(request, reply, deps);
-  });
-  // After body parsing (whose stream events lose the async context), right before the handler.
-  app.addHook('preHandler', (request, _reply, done) => {
-    if (request.auth) deps.share.run(request.auth.tenantId, done);
-    else done();
   });
   // Large responses cost more of the window, charged once they are sent (never delaying them).
   app.addHook('onResponse', async (request, reply) => {

@@ -1,13 +1,12 @@
 import { once } from 'node:events';
-import { and, count, eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
-import { webhookEvents } from '../db/schema/index.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { expectApiError } from '../test/http-cases.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 
 // Two apps on one PostgreSQL database stand for two server processes: nothing in memory is shared.
@@ -76,12 +75,11 @@ describe.skipIf(!onPostgres)('Idempotency-Key across processes (PostgreSQL)', ()
     expect(answers.map((a) => a.statusCode)).toEqual(apps.map(() => 201));
     expect(new Set(answers.map((a) => a.body)).size).toBe(1);
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
-    const events = await t.database.db
-      .select({ n: count() })
-      .from(webhookEvents)
-      .where(
-        and(eq(webhookEvents.tenantId, t.tenant.tenantId), eq(webhookEvents.type, 'page.version.created')),
-      );
+    const events = await query<{ n: number }>(
+      t.database.db,
+      `SELECT count(*) AS n FROM webhook_events WHERE tenant_id = $1 AND type = 'page.version.created'`,
+      [t.tenant.tenantId],
+    );
     expect(events[0]?.n).toBe(1);
   });
 });

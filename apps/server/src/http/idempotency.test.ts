@@ -1,10 +1,9 @@
 import { once } from 'node:events';
-import { and, count, eq, lte } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { idempotencyKeys, webhookEvents } from '../db/schema/index.js';
 import { TenantShare } from '../db/tenant-share.js';
 import { expectApiError } from '../test/http-cases.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 
 // The test clock moves only when a test moves it, so expiry is exact.
@@ -73,9 +72,7 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 409 with Retry-After: 1 while the first request runs, then replays it', async () => {
-    const held = await share.run(t.tenant.tenantId, () =>
-      Promise.all([1, 2, 3, 4].map(() => share.acquire())),
-    );
+    const held = await Promise.all([1, 2, 3, 4].map(() => share.acquire(t.tenant.tenantId)));
     const begun = once(t.app.idempotency.events, 'begin');
     const first = createPage('slow');
     await begun;
@@ -101,12 +98,11 @@ describe('Idempotency-Key', () => {
     );
     expect(statuses.filter((s) => s === '201:')).toHaveLength(1);
     expect(statuses.every((s) => ['201:', '201:true', '409:1'].includes(s))).toBe(true);
-    const versions = await t.database.db
-      .select({ n: count() })
-      .from(webhookEvents)
-      .where(
-        and(eq(webhookEvents.tenantId, t.tenant.tenantId), eq(webhookEvents.type, 'page.version.created')),
-      );
+    const versions = await query<{ n: number }>(
+      t.database.db,
+      `SELECT count(*) AS n FROM webhook_events WHERE tenant_id = $1 AND type = 'page.version.created'`,
+      [t.tenant.tenantId],
+    );
     expect(versions[0]?.n).toBe(1);
   });
 
@@ -218,10 +214,11 @@ describe('Idempotency-Key', () => {
     now += 61_000;
     const expired = async () =>
       (
-        await t.database.db
-          .select({ n: count() })
-          .from(idempotencyKeys)
-          .where(lte(idempotencyKeys.expiresAt, new Date(now)))
+        await query<{ n: number }>(
+          t.database.db,
+          'SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= $1',
+          [new Date(now).toISOString()],
+        )
       )[0]?.n ?? 0;
     const before = await expired();
     expect(before).toBeGreaterThan(0);
@@ -239,7 +236,10 @@ describe('Idempotency-Key', () => {
     const publish = `${messages}/${messageId}/publish`;
     const kept = async () =>
       (
-        await t.database.db.select({ n: count() }).from(idempotencyKeys).where(eq(idempotencyKeys.key, 'pub'))
+        await query<{ n: number }>(
+          t.database.db,
+          `SELECT count(*) AS n FROM idempotency_keys WHERE key = 'pub'`,
+        )
       )[0]?.n;
 
     const first = await send('POST', publish, 'pub', {});

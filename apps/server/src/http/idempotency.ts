@@ -2,8 +2,7 @@ import { EventEmitter } from 'node:events';
 import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from '@customer-api/contract';
 import { type AppRoute, validateResponse } from '@ts-rest/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Db } from '../db/client.js';
-import { runWithDb } from '../db/request-db.js';
+import type { Handle, Tx } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import { ConflictError } from '../lib/errors.js';
 import { requireAuth } from './auth.js';
@@ -13,8 +12,6 @@ import { REPLAYED_HEADER, readIdempotencyKey, requestFingerprint } from './idemp
 
 /** What {@link IdempotencyGuard} needs. */
 export interface IdempotencyDeps {
-  /** The app's database handle (a {@link runWithDb}-aware one, so handlers write in our transaction). */
-  db: Db;
   clock: Clock;
   /** How long a first response is kept (`IDEMPOTENCY_TTL_S`). */
   ttlS: number;
@@ -23,10 +20,14 @@ export interface IdempotencyDeps {
   responseValidation: boolean;
 }
 
-/** A ts-rest handler's input, as far as the guard reads it. */
+/**
+ * A handler's input, as far as the guard reads it: `db` is the tenant's handle, in which a keyed
+ * request's transaction is opened; the handler is then given that transaction as its `db`.
+ */
 interface HandlerArgs {
   request: FastifyRequest;
   reply: FastifyReply;
+  db: Handle;
 }
 
 type Handler = (args: HandlerArgs) => Promise<{ status: number; body: unknown }>;
@@ -107,7 +108,7 @@ export class IdempotencyGuard {
       const now = this.deps.clock();
       let outcome: Outcome;
       try {
-        outcome = await this.deps.db.transaction(async (tx): Promise<Outcome> => {
+        outcome = await args.db.transaction(async (tx): Promise<Outcome> => {
           const { locked, stored } = await repo.lockAndFind(tx, tenantId, key, now);
           if (!locked) return { kind: 'running' };
           this.events.emit('locked', key);
@@ -123,7 +124,8 @@ export class IdempotencyGuard {
         // Another transaction kept a response after our read's snapshot: ours is rolled back,
         // and the next round replays theirs.
         if (err instanceof KeyTaken && attempt < 3) continue;
-        if (err instanceof HandlerFailed) return this.#failed(err.error, request, tenantId, key, fingerprint);
+        if (err instanceof HandlerFailed)
+          return this.#failed(err.error, args.db, request, { tenantId, key, fingerprint });
         throw err;
       }
       return this.#answer(outcome, request, reply, fingerprint);
@@ -154,17 +156,16 @@ export class IdempotencyGuard {
    */
   async #failed(
     error: unknown,
+    db: Handle,
     request: FastifyRequest,
-    tenantId: string,
-    key: string,
-    fingerprint: string,
+    { tenantId, key, fingerprint }: { tenantId: string; key: string; fingerprint: string },
   ): Promise<never> {
     const body = errorBody(this.deps.baseUrl, request.id, toDomainError(error));
     if (isKept(body.status)) {
       const bytes = JSON.stringify(body);
       const now = this.deps.clock();
       const row = { tenantId, key, fingerprint, statusCode: body.status, body: bytes };
-      await this.deps.db
+      await db
         .transaction(async (tx) => {
           const { locked, stored } = await repo.lockAndFind(tx, tenantId, key, now);
           if (locked && !stored)
@@ -181,14 +182,14 @@ export class IdempotencyGuard {
   }
 
   /**
-   * Runs the handler with the transaction in place (a service's own transaction becomes a
-   * savepoint of it) and renders its response as it will be sent. A handler's failure is
-   * wrapped in {@link HandlerFailed}, which rolls the transaction back.
+   * Runs the handler on the transaction (a service's own `transaction` is then a savepoint of it)
+   * and renders its response as it will be sent. A handler's failure is wrapped in
+   * {@link HandlerFailed}, which rolls the transaction back.
    */
-  async #firstRun(tx: Db, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
+  async #firstRun(tx: Tx, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
     let raw: { status: number; body: unknown };
     try {
-      raw = await runWithDb(tx, () => handler(args));
+      raw = await handler({ ...args, db: tx });
     } catch (error) {
       throw new HandlerFailed(error);
     }

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { TenantShare } from '../db/tenant-share.js';
 import { UNINDEXED_SEARCH_MAX_ROWS } from '../modules/assets/trash-search.js';
 import { expectApiError } from '../test/http-cases.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
@@ -25,7 +25,7 @@ describe('a tenant’s share of the database', () => {
   it('answers 429 with details once the tenant holds its share, while another tenant is served', async () => {
     const other = await t.seed.tenant();
     // Tenant A's two units are held (as two slow statements would hold them).
-    const held = await share.run(t.tenant.tenantId, () => Promise.all([share.acquire(), share.acquire()]));
+    const held = await Promise.all([share.acquire(t.tenant.tenantId), share.acquire(t.tenant.tenantId)]);
     try {
       const refused = await t.app.inject({ url: '/v0/pages', headers: t.auth() });
       const body = expectApiError(refused, 'RATE_LIMITED');
@@ -110,12 +110,18 @@ describe('callers without a valid key', () => {
 
 describe('trash searches the index cannot serve', () => {
   async function trashMany(tenantId: string, count: number): Promise<void> {
-    await t.database.db.execute(sql`
-      INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
-      SELECT 'asset_' || md5(${tenantId} || n)::text, ${tenantId}, 'name ' || n, 'image', 'file', 'active', now(), now(), now()
-      FROM generate_series(1, ${count}) AS n`);
-    await t.database.db.execute(sql`
-      INSERT INTO tenant_counters (tenant_id, scope, count) VALUES (${tenantId}, 'assets:trash', ${count})`);
+    await query(
+      t.database.db,
+      `INSERT INTO assets (id, tenant_id, name, data_type, file_id, lifecycle_state, created_at, updated_at, trashed_at)
+       SELECT 'asset_' || md5($1::text || n)::text, $1, 'name ' || n, 'image', 'file', 'active', now(), now(), now()
+       FROM generate_series(1, $2::int) AS n`,
+      [tenantId, count],
+    );
+    await query(
+      t.database.db,
+      `INSERT INTO tenant_counters (tenant_id, scope, count) VALUES ($1, 'assets:trash', $2)`,
+      [tenantId, count],
+    );
   }
   const search = (query: string) =>
     t.app.inject({ url: `/v0/assets/trash?limit=5&query=${encodeURIComponent(query)}`, headers: t.auth() });

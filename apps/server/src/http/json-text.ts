@@ -1,6 +1,6 @@
 /**
  * JSON text that a response sends as it is, in place of the value it stands for: a stored json
- * column read as its text or bytes (`jsonBytesQuery`) is never parsed into objects only to be
+ * column read as its text or bytes (a `json-bytes` statement) is never parsed into objects only to be
  * serialised again.
  * A history read of 4 MiB of tool results then holds one copy of each in memory instead of four
  * (the driver's text, the parsed value, the serialised text, the chunks), which is what made

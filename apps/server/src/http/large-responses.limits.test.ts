@@ -1,9 +1,8 @@
 import { type ClientRequest, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conversations } from '../db/schema/index.js';
 import type { TestTenant } from '../test/seed.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { TenantBandwidth } from './tenant-bandwidth.js';
 
@@ -224,10 +223,11 @@ describe('publishing a message, which answers with the history', () => {
     });
     expect(refused.statusCode).toBe(429);
 
-    const [conversation] = await t.database.db
-      .select({ published: conversations.publishedMessageId })
-      .from(conversations)
-      .where(eq(conversations.tenantId, tenant.tenantId));
+    const [conversation] = await query<{ published: string | null }>(
+      t.database.db,
+      'SELECT published_message_id AS published FROM conversations WHERE tenant_id = $1',
+      [tenant.tenantId],
+    );
     expect(conversation?.published).toBe(first);
   });
 });

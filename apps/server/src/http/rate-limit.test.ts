@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { openDatabase } from '../db/client.js';
+import { openDatabase } from '../db/database.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
 import { createRateLimiter } from './rate-limit.js';

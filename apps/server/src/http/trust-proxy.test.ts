@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { testConfig, useTestApp } from '../test/test-app.js';
 
 // Unauthenticated requests are limited per client address: 2 per window here.

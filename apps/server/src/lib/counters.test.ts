@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 import { adjustCounter, readCounter } from './counters.js';
 

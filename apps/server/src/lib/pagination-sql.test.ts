@@ -1,17 +1,10 @@
-import { PGlite } from '@electric-sql/pglite';
-import { desc } from 'drizzle-orm';
-import { pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { drizzle } from 'drizzle-orm/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgliteDatabase } from '../db/adapters/pglite.js';
+import { rowOf, sql, statement, text, timestamptz } from '../db/sql.js';
 import { keysetAfter } from './pagination.js';
 
 // keysetAfter's condition on a real (embedded) PostgreSQL: the rows after a position in
 // newest-first `(created_at, id)` order, ties on the timestamp broken by the id.
-
-const items = pgTable('items', {
-  id: text('id').primaryKey(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
-});
 
 const ROWS = [
   { id: 'item_e', createdAt: new Date('2026-01-05T00:00:00.000Z') },
@@ -21,26 +14,34 @@ const ROWS = [
   { id: 'item_a', createdAt: new Date('2026-01-01T00:00:00.000Z') },
 ];
 
-let client: PGlite;
-let db: ReturnType<typeof drizzle>;
+const createItems = statement({
+  name: '',
+  sql: () => sql`CREATE TABLE items (id text PRIMARY KEY, created_at timestamptz NOT NULL)`,
+});
+const insertItem = statement({
+  name: '',
+  params: { id: text, createdAt: timestamptz },
+  sql: (p) => sql`INSERT INTO items (id, created_at) VALUES (${p.id}, ${p.createdAt})`,
+});
+const itemsAfter = statement({
+  name: '',
+  params: { createdAt: timestamptz, id: text },
+  sql: (p) => sql`SELECT id FROM items WHERE ${keysetAfter(p)} ORDER BY created_at DESC, id DESC`,
+  row: rowOf<{ id: string }>(),
+});
+
+let database: PgliteDatabase;
 beforeAll(async () => {
-  client = new PGlite();
-  db = drizzle({ client });
-  await client.exec('CREATE TABLE items (id text PRIMARY KEY, created_at timestamptz NOT NULL)');
-  await db.insert(items).values(ROWS);
+  database = await PgliteDatabase.open({});
+  await database.db.run(createItems, {});
+  for (const row of ROWS) await database.db.run(insertItem, row);
 });
 afterAll(async () => {
-  await client.close();
+  await database.close();
 });
 
 const after = async (position: { createdAt: Date; id: string }) =>
-  (
-    await db
-      .select({ id: items.id })
-      .from(items)
-      .where(keysetAfter(items.createdAt, items.id, position))
-      .orderBy(desc(items.createdAt), desc(items.id))
-  ).map((row) => row.id);
+  (await database.db.all(itemsAfter, position)).map((row) => row.id);
 
 describe('keysetAfter', () => {
   it('selects the rows after a position, a tie on the time broken by the id', async () => {

@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { Paginated } from '@customer-api/contract';
-import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { type Param, raw, type Sql, sql } from '../db/sql.js';
 import { ValidationError } from './errors.js';
 
 /** What a cursor is bound to: it is only valid for the same tenant, operation and filters. */
@@ -75,9 +75,17 @@ export class CursorCodec {
   }
 }
 
-/** `(created_at, id) < position`: the rows after `position` in newest-first order. */
-export function keysetAfter(createdAt: AnyColumn, id: AnyColumn, position: KeysetPosition): SQL {
-  return sql`(${createdAt}, ${id}) < (${position.createdAt.toISOString()}::timestamptz, ${position.id})`;
+/**
+ * `(created_at, id) < (position)`: the rows after a position in newest-first order, for a list
+ * statement's `_after` variant (`alias` qualifies the columns; `columns` names others).
+ */
+export function keysetAfter(
+  position: { createdAt: Param<Date>; id: Param<string> },
+  options: { alias?: string; columns?: readonly [string, string] } = {},
+): Sql {
+  const from = options.alias ? `${options.alias}.` : '';
+  const [createdAt, id] = options.columns ?? ['created_at', 'id'];
+  return sql`(${raw(`${from}${createdAt}, ${from}${id}`)}) < (${position.createdAt}::timestamptz, ${position.id})`;
 }
 
 /** Inputs of {@link toPage}. */

@@ -106,9 +106,7 @@ describe('HTTP metrics', () => {
     it('counts a 429 of the tenant database share under its own reason', async () => {
       const tenant = await t.seed.tenant();
       // The tenant's whole share is held, so its next database checkout is refused at once.
-      const held = await share.run(tenant.tenantId, () =>
-        Promise.all(Array.from({ length: 4 }, () => share.acquire())),
-      );
+      const held = await Promise.all(Array.from({ length: 4 }, () => share.acquire(tenant.tenantId)));
       try {
         expect((await app.inject({ url: '/v0/pages', headers: tenant.auth() })).statusCode).toBe(429);
       } finally {

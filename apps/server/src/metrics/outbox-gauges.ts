@@ -1,6 +1,6 @@
-import { sql } from 'drizzle-orm';
 import { Gauge } from 'prom-client';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
+import { raw, rowOf, sql, statement } from '../db/sql.js';
 import type { Metrics } from './registry.js';
 
 /** A scrape never waits longer than this for the outbox query. */
@@ -11,18 +11,25 @@ interface OutboxState {
   oldestDueAgeS: number;
 }
 
+const limitTime = statement({
+  name: 'outbox_gauges_statement_timeout',
+  sql: () => sql`SET LOCAL statement_timeout = ${raw(String(OUTBOX_QUERY_TIMEOUT_MS))}`,
+});
+
+// float8 keeps the answers numbers.
+const outboxState = statement({
+  name: 'outbox_gauges_state',
+  sql: () => sql`SELECT count(*)::float8 AS depth,
+  coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS oldest
+FROM webhook_deliveries WHERE status = 'pending'`,
+  row: rowOf<{ depth: number; oldest: number }>(),
+});
+
 /** Pending attempts, and how long the oldest due one has waited (0 when none is due). */
 export async function readOutbox(db: Db): Promise<OutboxState> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL statement_timeout = ${OUTBOX_QUERY_TIMEOUT_MS}`));
-    // Both drivers (node-postgres, PGlite) answer `execute` with `{ rows }`; float8 keeps numbers.
-    const res = (await tx.execute(sql`
-      SELECT count(*)::float8 AS depth,
-        coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS oldest
-      FROM webhook_deliveries WHERE status = 'pending'`)) as unknown as {
-      rows: Array<{ depth: number; oldest: number }>;
-    };
-    const row = res.rows[0];
+    await tx.run(limitTime, {});
+    const row = await tx.first(outboxState, {});
     return { depth: Number(row?.depth ?? 0), oldestDueAgeS: Number(row?.oldest ?? 0) };
   });
 }

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { testConfig } from '../test/test-app.js';
 import { useWebhookTest } from '../webhooks/testing/harness.js';
 import { parseExposition } from './exposition.js';

@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import type { Metrics } from './registry.js';
 
 /**

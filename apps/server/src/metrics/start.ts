@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import { listenMetrics, type MetricsListener } from './listener.js';
 import { registerOutboxGauges } from './outbox-gauges.js';
 import { registerPoolGauges } from './pool-gauges.js';

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { apiKeys } from '../db/schema/index.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { createKeyResolver } from './auth-cache.js';
 import { hashApiKey } from './tenants.service.js';
@@ -8,10 +7,10 @@ import { hashApiKey } from './tenants.service.js';
 const t = useTestApp();
 
 const revoke = (apiKey: string) =>
-  t.database.db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(eq(apiKeys.keyHash, hashApiKey(apiKey)));
+  query(t.database.db, 'UPDATE api_keys SET revoked_at = $1 WHERE key_hash = $2', [
+    new Date().toISOString(),
+    hashApiKey(apiKey),
+  ]);
 
 describe('API key resolver', () => {
   it('resolves a key to its tenant and scopes; unknown, empty and oversized keys to nothing', async () => {

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { type AuthContext, authenticateHash, hashApiKey, KEY_PREFIX_LENGTH } from './tenants.service.js';
 

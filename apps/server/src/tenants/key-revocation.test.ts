@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../db/client.js';
+import type { Handle } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import * as repo from './tenants.repo.js';
@@ -22,7 +22,8 @@ export const KEY_PREFIX_LENGTH = 12;
 
 /** Dependencies of tenant and key operations. */
 export interface TenantDeps {
-  db: Db;
+  /** Any handle: the CLI's and tests' `Database.db`, or a caller's transaction. */
+  db: Handle;
   clock: Clock;
   ids: IdSource;
 }
@@ -72,7 +73,7 @@ export async function createApiKey(
  * never reaches an index), and the stored hash is compared again in constant time.
  */
 export async function authenticate(
-  db: Db,
+  db: Handle,
   secret: string,
   now: Date = new Date(),
 ): Promise<AuthContext | undefined> {
@@ -82,7 +83,7 @@ export async function authenticate(
 
 /** Resolves the SHA-256 hex hash of a presented key (see {@link authenticate}). */
 export async function authenticateHash(
-  db: Db,
+  db: Handle,
   hash: string,
   use: { now: Date; prefix: string },
 ): Promise<AuthContext | undefined> {
@@ -123,7 +124,7 @@ function summary(row: repo.ApiKeyRow): KeySummary {
 }
 
 /** The keys of a tenant by name, oldest first; undefined when no tenant has that name. */
-export async function listApiKeys(db: Db, tenantName: string): Promise<KeySummary[] | undefined> {
+export async function listApiKeys(db: Handle, tenantName: string): Promise<KeySummary[] | undefined> {
   const tenant = await repo.findTenantByName(db, tenantName);
   return tenant ? (await repo.listKeys(db, tenant.id)).map(summary) : undefined;
 }

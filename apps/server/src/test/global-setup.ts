@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadTestSettings } from '../config.js';
-import { openDatabase } from '../db/client.js';
+import { openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 
 declare module 'vitest' {

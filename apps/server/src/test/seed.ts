@@ -6,7 +6,7 @@ import type {
   Page,
 } from '@customer-api/contract';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { createApiKey, ensureTenant, type Scope } from '../tenants/tenants.service.js';

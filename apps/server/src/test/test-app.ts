@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig, loadTestSettings } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
 import type { TenantBandwidth } from '../http/tenant-bandwidth.js';

@@ -1,6 +1,6 @@
 import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { FastifyInstance } from 'fastify';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 
 /**
  * A process's tracing, present only when it is on. Nothing of the OpenTelemetry SDK is loaded

@@ -18,7 +18,7 @@ import { SERVER_VERSION } from '../http/server-version.js';
 import { registerRequestSpans } from './http-spans.js';
 import type { Tracing, TracingOptions } from './index.js';
 import { traceOutgoingRequests } from './outgoing-spans.js';
-import { statementTracing } from './statement-spans.js';
+import { statementSpans } from './statement-spans.js';
 
 /** The instrumentation scope every span of this server carries. */
 export const TRACER_NAME = '@customer-api/server';
@@ -62,11 +62,11 @@ export function createTracing(options: TracingOptions): Tracing {
   const tracer = provider.getTracer(TRACER_NAME, SERVER_VERSION);
   const propagator = new W3CTraceContextPropagator();
   const stopOutgoing = traceOutgoingRequests(tracer);
-  const statements = statementTracing(tracer);
+  const statements = statementSpans(tracer);
   return {
     register: (app, database) => {
       registerRequestSpans(app, tracer, propagator);
-      database?.traceStatements(statements);
+      database?.observeStatements(statements);
     },
     shutdown: async () => {
       stopOutgoing();

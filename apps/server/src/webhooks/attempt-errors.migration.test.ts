@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../db/migrate.js';
-import { webhookDeliveries } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { ATTEMPT_ERRORS } from './attempt-errors.js';
 
@@ -43,29 +42,21 @@ const LEGACY: Array<[string, string]> = [
 describe('the migration scrubbing stored attempt errors', () => {
   it('maps every legacy text to its category and keeps the fixed ones', async () => {
     const tenantId = newId('tenant');
-    const rows = LEGACY.map(([error]): typeof webhookDeliveries.$inferInsert => ({
-      id: newId('whdel'),
-      tenantId,
-      subscriptionId: 'whsub_legacy',
-      eventId: newId('evt'),
-      eventType: 'page.version.created',
-      attempt: 1,
-      retryStep: 0,
-      status: 'failed',
-      error,
-      createdAt: new Date(),
-    }));
-    await t.database.db.insert(webhookDeliveries).values(rows);
-    await t.database.db.execute(sql.raw(await readFile(SCRUB, 'utf8')));
-    const after = await t.database.db
-      .select({ id: webhookDeliveries.id, error: webhookDeliveries.error })
-      .from(webhookDeliveries)
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          rows.map((r) => r.id),
-        ),
-      );
+    const rows = LEGACY.map(([error]) => ({ id: newId('whdel'), error }));
+    await query(
+      t.database.db,
+      `INSERT INTO webhook_deliveries
+         (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, error, created_at)
+       SELECT a.id, $1::text, 'whsub_legacy', 'evt_' || a.id, 'page.version.created', 1, 0, 'failed', a.error, now()
+       FROM unnest($2::text[], $3::text[]) AS a(id, error)`,
+      [tenantId, rows.map((r) => r.id), rows.map((r) => r.error)],
+    );
+    await query(t.database.db, await readFile(SCRUB, 'utf8'));
+    const after = await query<{ id: string; error: string }>(
+      t.database.db,
+      'SELECT id, error FROM webhook_deliveries WHERE id = ANY ($1::text[])',
+      [rows.map((r) => r.id)],
+    );
     const byId = new Map(after.map((r) => [r.id, r.error]));
     expect(rows.map((r) => byId.get(r.id))).toEqual(LEGACY.map(([, expected]) => expected));
   });

@@ -1,6 +1,5 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../db/schema/index.js';
+import { query } from '../test/sql.js';
 import type { Recorded } from './record.js';
 import { useWebhookTest } from './testing/harness.js';
 
@@ -27,11 +26,11 @@ function gate() {
 
 /** Pending attempts of the subscription that some dispatcher holds a lease on. */
 async function leased(subscriptionId: string): Promise<number> {
-  const d = webhookDeliveries;
-  const rows = await t.database.db
-    .select({ id: d.id })
-    .from(d)
-    .where(and(eq(d.subscriptionId, subscriptionId), eq(d.status, 'pending'), isNotNull(d.leaseToken)));
+  const rows = await query(
+    t.database.db,
+    "SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND status = 'pending' AND lease_token IS NOT NULL",
+    [subscriptionId],
+  );
   return rows.length;
 }
 

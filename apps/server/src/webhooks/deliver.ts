@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './deliveries.repo.js';

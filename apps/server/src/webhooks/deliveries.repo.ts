@@ -1,8 +1,19 @@
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
-import { rowQuery, selectList } from '../db/fast.js';
+import type { Handle, Tx } from '../db/port.js';
 import { webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import {
+  assignments,
+  columns,
+  type Input,
+  int,
+  nullable,
+  rowOf,
+  sql,
+  statement,
+  text,
+  timestamptz,
+} from '../db/sql.js';
 import type { IdSource } from '../lib/ids.js';
+import { ATTEMPT_PARAMS, insertAndCount, unnestAttempts } from './deliveries.sql.js';
 
 /** A stored delivery attempt. */
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -38,69 +49,35 @@ export function pendingAttempt(ids: IdSource, target: AttemptTarget, run: Attemp
   };
 }
 
-/** The row source `attempts` reads: its columns, each passed as one array parameter. */
-const ATTEMPT_COLUMNS = [
-  ['id', 'text'],
-  ['tenant_id', 'text'],
-  ['subscription_id', 'text'],
-  ['event_id', 'text'],
-  ['event_type', 'text'],
-  ['attempt', 'int'],
-  ['retry_step', 'int'],
-  ['created_at', 'timestamptz'],
-  ['next_attempt_at', 'timestamptz'],
-  ['scope', 'text'],
-] as const;
-
-/** `unnest(…) AS a(…)`: the attempts of {@link attemptValues}, passed as parameters `$first` on. */
-export function unnestAttempts(first: number): string {
-  const arrays = ATTEMPT_COLUMNS.map(([, type], i) => `$${first + i}::${type}[]`);
-  return `unnest(${arrays.join(', ')}) AS a(${ATTEMPT_COLUMNS.map(([name]) => name).join(', ')})`;
+/** The values of {@link ATTEMPT_PARAMS} for `attempts`. */
+export function attemptInput(attempts: readonly NewAttempt[]): Input<typeof ATTEMPT_PARAMS> {
+  return {
+    attemptIds: attempts.map((a) => a.id),
+    attemptTenantIds: attempts.map((a) => a.tenantId),
+    attemptSubscriptionIds: attempts.map((a) => a.subscriptionId),
+    attemptEventIds: attempts.map((a) => a.eventId),
+    attemptEventTypes: attempts.map((a) => a.eventType),
+    attemptNumbers: attempts.map((a) => a.attempt),
+    attemptRetrySteps: attempts.map((a) => a.retryStep),
+    attemptCreatedAt: attempts.map((a) => a.createdAt),
+    attemptNextAt: attempts.map((a) => a.nextAttemptAt),
+    attemptScopes: attempts.map((a) => deliveriesCounter(a.subscriptionId)),
+  };
 }
 
-/** The parameters of {@link unnestAttempts}: one array per column, whatever the number of attempts. */
-export function attemptValues(attempts: readonly NewAttempt[]): unknown[][] {
-  return [
-    attempts.map((a) => a.id),
-    attempts.map((a) => a.tenantId),
-    attempts.map((a) => a.subscriptionId),
-    attempts.map((a) => a.eventId),
-    attempts.map((a) => a.eventType),
-    attempts.map((a) => a.attempt),
-    attempts.map((a) => a.retryStep),
-    attempts.map((a) => a.createdAt.toISOString()),
-    attempts.map((a) => a.nextAttemptAt.toISOString()),
-    attempts.map((a) => deliveriesCounter(a.subscriptionId)),
-  ];
-}
-
-/**
- * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}): `inserted` inserts them
- * pending (`returning` says what it answers), `counted` adds them to their subscriptions' counters
- * in the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt
- * is inserted and counted here, so the counters cannot drift from the rows.
- */
-export function insertAndCount(returning = ''): string {
-  return `inserted AS (
-  INSERT INTO webhook_deliveries
-    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
-  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at
-  FROM attempts ${returning}
-), counted AS (
-  INSERT INTO tenant_counters (tenant_id, scope, count)
-  SELECT tenant_id, scope, count(*) FROM attempts GROUP BY tenant_id, scope ORDER BY tenant_id, scope
-  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
-)`;
-}
-
-const QUEUE_ATTEMPTS = `WITH attempts AS (SELECT * FROM ${unnestAttempts(1)}),
-${insertAndCount(`RETURNING ${selectList(webhookDeliveries)}`)}
-SELECT * FROM inserted`;
+const queue = statement({
+  name: 'webhook_queue_attempts',
+  params: ATTEMPT_PARAMS,
+  sql: (p) => sql`WITH attempts AS (SELECT * FROM ${unnestAttempts(p)}),
+${insertAndCount(sql`RETURNING ${columns(webhookDeliveries)}`)}
+SELECT * FROM inserted`,
+  row: rowOf<DeliveryRow>(),
+});
 
 /** Inserts pending attempts and counts them, in one statement; returns the stored rows. */
-export async function queueAttempts(tx: Db, attempts: readonly NewAttempt[]): Promise<DeliveryRow[]> {
+export async function queueAttempts(db: Handle, attempts: readonly NewAttempt[]): Promise<DeliveryRow[]> {
   if (attempts.length === 0) return [];
-  return rowQuery(tx)<DeliveryRow>('webhook_queue_attempts', QUEUE_ATTEMPTS, attemptValues(attempts));
+  return db.all(queue, attemptInput(attempts));
 }
 
 /** What an attempt's outcome writes onto its row. */
@@ -109,104 +86,135 @@ export type AttemptResult = Pick<
   'status' | 'responseStatus' | 'responseBody' | 'durationMs' | 'error' | 'attemptedAt' | 'nextAttemptAt'
 >;
 
+const complete = statement({
+  name: 'webhook_complete_attempt',
+  params: {
+    id: text,
+    token: text,
+    status: text,
+    responseStatus: nullable(int),
+    responseBody: nullable(text),
+    durationMs: nullable(int),
+    error: nullable(text),
+    attemptedAt: nullable(timestamptz),
+    nextAttemptAt: nullable(timestamptz),
+  },
+  sql: (p) => sql`UPDATE webhook_deliveries SET ${assignments(webhookDeliveries, {
+    status: p.status,
+    responseStatus: p.responseStatus,
+    responseBody: p.responseBody,
+    durationMs: p.durationMs,
+    error: p.error,
+    attemptedAt: p.attemptedAt,
+    nextAttemptAt: p.nextAttemptAt,
+  })}, lease_token = NULL, leased_until = NULL
+WHERE id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'`,
+});
+
 /**
  * Records an attempt's outcome if this dispatcher still holds its lease; returns false when the
  * lease was lost (it ran out and another dispatcher took the attempt over).
  */
 export async function completeAttempt(
-  tx: Db,
+  db: Handle,
   id: string,
   token: string,
   result: AttemptResult,
 ): Promise<boolean> {
-  const d = webhookDeliveries;
-  const rows = await tx
-    .update(d)
-    .set({ ...result, leaseToken: null, leasedUntil: null })
-    .where(and(eq(d.id, id), eq(d.leaseToken, token), eq(d.status, 'pending')))
-    .returning({ id: d.id });
-  return rows.length > 0;
+  return (await db.run(complete, { id, token, ...result })) > 0;
 }
+
+const completeOne = statement({
+  name: 'webhook_complete_success',
+  params: {
+    id: text,
+    token: text,
+    responseStatus: nullable(int),
+    responseBody: nullable(text),
+    durationMs: nullable(int),
+    attemptedAt: nullable(timestamptz),
+  },
+  sql: (p) => sql`WITH done AS (
+  UPDATE webhook_deliveries
+  SET status = 'succeeded', response_status = ${p.responseStatus}, response_body = ${p.responseBody},
+    duration_ms = ${p.durationMs}, error = NULL, attempted_at = ${p.attemptedAt}::timestamptz,
+    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+  WHERE id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'
+  RETURNING subscription_id
+), cleared AS (
+  UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ${p.attemptedAt}::timestamptz
+  WHERE id IN (SELECT subscription_id FROM done) AND failing_since IS NOT NULL
+)
+SELECT count(*)::int AS n FROM done`,
+  row: rowOf<{ n: number }>(),
+});
 
 /**
  * Records a success and ends the subscription's failure run in one statement (the hot path: one
  * round trip, one commit). False when the lease was lost.
  */
 export async function completeSuccess(
-  db: Db,
+  db: Handle,
   id: string,
   token: string,
   result: Pick<DeliveryRow, 'responseStatus' | 'responseBody' | 'durationMs' | 'attemptedAt'>,
 ): Promise<boolean> {
-  const at = result.attemptedAt?.toISOString() ?? null;
-  // Both drivers (node-postgres, PGlite) answer `execute` with `{ rows }`.
-  const res = (await db.execute(sql`
-    WITH done AS (
-      UPDATE ${webhookDeliveries}
-      SET status = 'succeeded', response_status = ${result.responseStatus}, response_body = ${result.responseBody},
-        duration_ms = ${result.durationMs}, error = NULL, attempted_at = ${at}::timestamptz,
-        next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-      WHERE id = ${id} AND lease_token = ${token} AND status = 'pending'
-      RETURNING subscription_id
-    ), cleared AS (
-      UPDATE ${webhookSubscriptions} SET failing_since = NULL, updated_at = ${at}::timestamptz
-      WHERE id IN (SELECT subscription_id FROM done) AND failing_since IS NOT NULL
-    )
-    SELECT count(*)::int AS n FROM done`)) as unknown as { rows: Array<{ n: number }> };
-  return Number(res.rows[0]?.n ?? 0) > 0;
+  const row = await db.first(completeOne, { id, token, ...result });
+  return (row?.n ?? 0) > 0;
 }
 
-/*
- * The batch form of `completeSuccess`, as CTEs over parameters $1-$6 (one array per column): every
- * attempt still leased to its token becomes succeeded (`done` answers its id), and the failure runs
- * of their subscriptions end. success-batch.ts and lease.repo.ts build their statements on it.
- */
-export const COMPLETE_SUCCESSES_CTES = `input AS (
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[], $5::int[], $6::timestamptz[])
-    AS i(id, token, response_status, response_body, duration_ms, attempted_at)
-), done AS (
-  UPDATE webhook_deliveries d
-  SET status = 'succeeded', response_status = i.response_status, response_body = i.response_body,
-    duration_ms = i.duration_ms, error = NULL, attempted_at = i.attempted_at,
-    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  FROM input i
-  WHERE d.id = i.id AND d.lease_token = i.token AND d.status = 'pending'
-  RETURNING d.id, d.subscription_id, i.attempted_at
-), cleared AS (
-  UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
-  FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c
-  WHERE s.id = c.subscription_id AND s.failing_since IS NOT NULL
-)`;
-
-/** Successful attempts to record, one array per column ({@link successValues}). */
-export interface SuccessColumns {
-  ids: string[];
-  tokens: string[];
-  responseStatuses: (number | null)[];
-  responseBodies: (string | null)[];
-  durationsMs: (number | null)[];
-  attemptedAt: (string | null)[];
-}
-
-/** The parameters $1-$6 of {@link COMPLETE_SUCCESSES_CTES}. */
-export function successValues(c: SuccessColumns): unknown[] {
-  return [c.ids, c.tokens, c.responseStatuses, c.responseBodies, c.durationsMs, c.attemptedAt];
-}
+const failing = statement({
+  name: 'webhook_subscription_mark_failing',
+  params: { id: text, now: timestamptz },
+  sql: (
+    p,
+  ) => sql`UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, ${p.now}::timestamptz)
+WHERE id = ${p.id} RETURNING failing_since AS "failingSince", status`,
+  row: rowOf<Pick<SubscriptionRow, 'failingSince' | 'status'>>(),
+});
 
 /** Starts (or continues) a subscription's failure run; returns when it started and the status. */
 export async function markFailing(
-  tx: Db,
+  db: Handle,
   subscriptionId: string,
   now: Date,
 ): Promise<Pick<SubscriptionRow, 'failingSince' | 'status'> | undefined> {
-  const s = webhookSubscriptions;
-  const [row] = await tx
-    .update(s)
-    .set({ failingSince: sql`coalesce(${s.failingSince}, ${now.toISOString()}::timestamptz)` })
-    .where(eq(s.id, subscriptionId))
-    .returning({ failingSince: s.failingSince, status: s.status });
-  return row;
+  return db.first(failing, { id: subscriptionId, now });
 }
+
+const SUBSCRIPTION = columns(webhookSubscriptions);
+
+const disable = statement({
+  name: 'webhook_subscription_disable',
+  params: { id: text, reason: text, now: timestamptz },
+  sql: (p) =>
+    sql`UPDATE webhook_subscriptions SET status = 'disabled', ${assignments(webhookSubscriptions, {
+      disabledReason: p.reason,
+      updatedAt: p.now,
+    })} WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+  row: rowOf<SubscriptionRow>(),
+});
+
+const disableDeleted = statement({
+  name: 'webhook_subscription_disable_deleted',
+  params: { id: text, reason: text, now: timestamptz, deletedAt: timestamptz },
+  sql: (p) =>
+    sql`UPDATE webhook_subscriptions SET status = 'disabled', ${assignments(webhookSubscriptions, {
+      disabledReason: p.reason,
+      updatedAt: p.now,
+      deletedAt: p.deletedAt,
+    })} WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+  row: rowOf<SubscriptionRow>(),
+});
+
+const closeQueued = statement({
+  name: 'webhook_deliveries_close_disabled',
+  params: { subscriptionId: text, error: text, now: timestamptz },
+  sql: (p) => sql`UPDATE webhook_deliveries
+SET status = 'failed', error = ${p.error}, next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+WHERE subscription_id = ${p.subscriptionId} AND status = 'pending'
+  AND (leased_until IS NULL OR leased_until <= ${p.now})`,
+});
 
 /**
  * Disables a subscription and closes its queued attempts as failed, in the caller's transaction.
@@ -214,32 +222,19 @@ export async function markFailing(
  * dispatcher died is closed unsent when it is next claimed.
  */
 export async function disableSubscription(
-  tx: Db,
+  tx: Tx,
   subscriptionId: string,
   reason: string,
   now: Date,
   extra: { deletedAt?: Date } = {},
 ): Promise<SubscriptionRow | undefined> {
-  const [row] = await tx
-    .update(webhookSubscriptions)
-    .set({ status: 'disabled', disabledReason: reason, updatedAt: now, ...extra })
-    .where(eq(webhookSubscriptions.id, subscriptionId))
-    .returning();
-  await tx
-    .update(webhookDeliveries)
-    .set({
-      status: 'failed',
-      error: `Not sent: the subscription was disabled (${reason}).`,
-      nextAttemptAt: null,
-      leaseToken: null,
-      leasedUntil: null,
-    })
-    .where(
-      and(
-        eq(webhookDeliveries.subscriptionId, subscriptionId),
-        eq(webhookDeliveries.status, 'pending'),
-        or(isNull(webhookDeliveries.leasedUntil), lte(webhookDeliveries.leasedUntil, now)),
-      ),
-    );
+  const row = extra.deletedAt
+    ? await tx.first(disableDeleted, { id: subscriptionId, reason, now, deletedAt: extra.deletedAt })
+    : await tx.first(disable, { id: subscriptionId, reason, now });
+  await tx.run(closeQueued, {
+    subscriptionId,
+    error: `Not sent: the subscription was disabled (${reason}).`,
+    now,
+  });
   return row;
 }

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import { rootErrorHandler } from '../http/errors.js';
 import { genRequestId, registerRequestId } from '../http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from '../http/server-version.js';

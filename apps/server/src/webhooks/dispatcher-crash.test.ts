@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../db/client.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { useTestApp } from '../test/test-app.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';

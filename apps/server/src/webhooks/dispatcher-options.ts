@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher as Dispatcher_ } from 'undici';
 import type { Config } from '../config.js';
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { DeliveryObserver } from './deliver.js';
@@ -12,6 +12,10 @@ export type DispatcherLog = Pick<Logger, 'info' | 'warn' | 'error'>;
 
 /** Dependencies and tuning of `createDispatcher` (dispatcher.ts). */
 export interface DispatcherOptions {
+  /**
+   * The database's own handle (`Database.db`): delivering is background work of no tenant, so it
+   * holds no tenant's share of connections.
+   */
   db: Db;
   clock: Clock;
   ids: IdSource;

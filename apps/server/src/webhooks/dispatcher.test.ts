@@ -1,7 +1,6 @@
 import { WebhookDeliveryBodySchema } from '@customer-api/contract';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../db/schema/index.js';
+import { query } from '../test/sql.js';
 import { useWebhookTest, verifyBoth } from './testing/harness.js';
 
 const w = useWebhookTest();
@@ -85,14 +84,13 @@ describe('the delivery log', () => {
     const sub = await h.subscribe(w.receiver.url);
     await h.version();
     await h.dispatcher().runOnce();
-    const rows = await t.database.db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
+    const rows = await query(t.database.db, 'SELECT * FROM webhook_deliveries WHERE subscription_id = $1', [
+      sub.webhookSubscriptionId,
+    ]);
     const first = rows.find((r) => r.attempt === 1);
-    expect(first).toMatchObject({ status: 'failed', responseStatus: 500, responseBody: 'x'.repeat(1024) });
-    expect(first?.durationMs).toBeGreaterThanOrEqual(0);
-    expect(first?.attemptedAt).toBeInstanceOf(Date);
+    expect(first).toMatchObject({ status: 'failed', response_status: 500, response_body: 'x'.repeat(1024) });
+    expect(first?.duration_ms).toBeGreaterThanOrEqual(0);
+    expect(first?.attempted_at).toBeInstanceOf(Date);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { DispatcherLog } from './dispatcher-options.js';

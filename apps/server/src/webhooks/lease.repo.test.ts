@@ -1,8 +1,7 @@
-import { inArray } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.js';
-import { webhookDeliveries } from '../db/schema/index.js';
+import { openDatabase } from '../db/database.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import type { DeliveryRow } from './deliveries.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
@@ -19,27 +18,26 @@ function tenant(): string {
 }
 
 afterEach(async () => {
-  await t.database.db
-    .update(webhookDeliveries)
-    .set({ status: 'failed' })
-    .where(inArray(webhookDeliveries.tenantId, tenants.splice(0)));
+  await query(
+    t.database.db,
+    "UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = ANY ($1::text[])",
+    [tenants.splice(0)],
+  );
 });
 
 /** `count` due attempts of one subscription, the first due `ageS` seconds before NOW. */
 async function due(tenantId: string, subscriptionId: string, count: number, ageS: number) {
-  const rows = Array.from({ length: count }, (_, i): typeof webhookDeliveries.$inferInsert => ({
-    id: newId('whdel'),
-    tenantId,
-    subscriptionId,
-    eventId: newId('evt'),
-    eventType: 'page.version.created',
-    attempt: 1,
-    retryStep: 0,
-    status: 'pending',
-    createdAt: NOW,
-    nextAttemptAt: new Date(NOW.getTime() - (ageS - i) * 1000),
-  }));
-  await t.database.db.insert(webhookDeliveries).values(rows);
+  const ids = Array.from({ length: count }, () => newId('whdel'));
+  const events = ids.map(() => newId('evt'));
+  const dueAt = ids.map((_, i) => new Date(NOW.getTime() - (ageS - i) * 1000).toISOString());
+  await query(
+    t.database.db,
+    `INSERT INTO webhook_deliveries
+       (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
+     SELECT a.id, $1::text, $2::text, a.event_id, 'page.version.created', 1, 0, 'pending', $3::timestamptz, a.due
+     FROM unnest($4::text[], $5::text[], $6::timestamptz[]) AS a(id, event_id, due)`,
+    [tenantId, subscriptionId, NOW.toISOString(), ids, events, dueAt],
+  );
 }
 
 const lease = (limit: number, options: { tenantCap?: number; inFlight?: InFlight[]; token?: string } = {}) =>
@@ -91,10 +89,11 @@ describe('claiming due attempts', () => {
       whsub_quiet: 1,
       whsub_other: 1,
     });
-    await t.database.db
-      .update(webhookDeliveries)
-      .set({ leasedUntil: null, leaseToken: null })
-      .where(inArray(webhookDeliveries.tenantId, [a]));
+    await query(
+      t.database.db,
+      'UPDATE webhook_deliveries SET leased_until = NULL, lease_token = NULL WHERE tenant_id = $1',
+      [a],
+    );
     const busy = [{ tenantId: a, subscriptionId: 'whsub_backlog', count: 2 }];
     expect(bySubscription(await lease(16, { tenantCap: 4, inFlight: busy }))).toEqual({
       whsub_quiet: 1,

@@ -1,8 +1,8 @@
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../db/client.js';
+import type { Database } from '../db/database.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import type { DeliveryObserver } from './deliver.js';
 import { OUTBOX_CHANNEL, recordVersionEvent } from './outbox.js';
 import { useWebhookTest } from './testing/harness.js';
@@ -103,7 +103,7 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
         throw rollback;
       });
       await expect(rolledBack).rejects.toBe(rollback);
-      await t.database.db.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, 'committed')`);
+      await query(t.database.db, "SELECT pg_notify($1, 'committed')", [OUTBOX_CHANNEL]);
       await marker;
       // Notifications reach a listener in commit order: the rolled-back event's would come first.
       expect(payloads).toEqual(['committed']);

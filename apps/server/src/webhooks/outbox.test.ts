@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries, webhookEvents } from '../db/schema/index.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { recordVersionEvent } from './outbox.js';
 import { WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
@@ -11,7 +10,7 @@ const t = useTestApp({ env: WEBHOOK_TEST_ENV });
 const h = webhookHelpers(t, systemClock);
 
 const eventsOf = (tenantId: string) =>
-  t.database.db.select().from(webhookEvents).where(eq(webhookEvents.tenantId, tenantId));
+  query(t.database.db, 'SELECT * FROM webhook_events WHERE tenant_id = $1', [tenantId]);
 
 const subject = (tenantId: string) => ({
   tenantId,
@@ -70,10 +69,9 @@ describe('the outbox', () => {
       headers: t.auth(),
     });
     expect(res.statusCode).toBe(200);
-    const rows = await t.database.db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
+    const rows = await query(t.database.db, 'SELECT * FROM webhook_deliveries WHERE subscription_id = $1', [
+      sub.webhookSubscriptionId,
+    ]);
     expect(rows.map((r) => [r.attempt, r.status])).toEqual(
       expect.arrayContaining([
         [1, 'failed'],

@@ -1,7 +1,7 @@
 import type { WebhookEventPayload, WebhookEventType } from '@customer-api/contract';
-import { sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import type { Tx } from '../db/port.js';
 import { webhookEvents } from '../db/schema/index.js';
+import { insertValues, json, sql, statement, text, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 
@@ -18,13 +18,25 @@ export interface VersionEventSubject {
 /** The channel `NOTIFY`ed when an event is written (delivered to listeners at commit). */
 export const OUTBOX_CHANNEL = 'customer_api_webhook_events';
 
+const insertEvent = statement({
+  name: 'webhook_event_insert',
+  params: { id: text, tenantId: text, type: text, payload: json, createdAt: timestamptz },
+  sql: (p) => sql`INSERT INTO webhook_events ${insertValues(webhookEvents, p)}`,
+});
+
+const notifyOutbox = statement({
+  name: 'webhook_events_notify',
+  params: { channel: text },
+  sql: (p) => sql`SELECT pg_notify(${p.channel}, '')`,
+});
+
 /**
  * Writes a version event into the outbox. Call it with the transaction of the change itself, so
  * the event exists if and only if the change committed; the dispatcher delivers it later. The
  * `NOTIFY` in the same transaction wakes idle dispatchers when (and only if) it commits.
  */
 export async function recordVersionEvent(
-  tx: Db,
+  tx: Tx,
   deps: { clock: Clock; ids: IdSource },
   type: WebhookEventType,
   subject: VersionEventSubject,
@@ -38,9 +50,7 @@ export async function recordVersionEvent(
     status: subject.status,
     createdAt: subject.createdAt.toISOString(),
   };
-  await tx
-    .insert(webhookEvents)
-    .values({ id, tenantId: subject.tenantId, type, payload, createdAt: deps.clock() });
-  await tx.execute(sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`);
+  await tx.run(insertEvent, { id, tenantId: subject.tenantId, type, payload, createdAt: deps.clock() });
+  await tx.run(notifyOutbox, { channel: OUTBOX_CHANNEL });
   return id;
 }

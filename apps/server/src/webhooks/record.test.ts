@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
 import { leaseDue } from './lease.repo.js';
@@ -43,11 +42,10 @@ describe('recording an outcome', () => {
     expect(await recordOutcome(db, deps, slow, 'slow', answered(500))).toBe('lease-lost');
     expect(await recordOutcome(db, deps, slow, 'slow', answered(200))).toBe('lease-lost');
     expect(await recordOutcome(db, deps, slow, 'fast', answered(500))).toBe('retrying');
-    const rows = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
-    expect(rows.map((r) => [r.attempt, r.status, r.responseStatus]).sort()).toEqual([
+    const rows = await query(db, 'SELECT * FROM webhook_deliveries WHERE subscription_id = $1', [
+      sub.webhookSubscriptionId,
+    ]);
+    expect(rows.map((r) => [r.attempt, r.status, r.response_status]).sort()).toEqual([
       [1, 'failed', 500],
       [2, 'pending', null],
     ]);

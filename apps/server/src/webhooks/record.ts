@@ -1,4 +1,4 @@
-import type { Db } from '../db/client.js';
+import type { Handle, Tx } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import {
@@ -42,7 +42,7 @@ function failureText(outcome: SendOutcome): string {
  * or after five days of continuous failure. Nothing is written when the lease was lost.
  */
 export async function recordOutcome(
-  db: Db,
+  db: Handle,
   deps: RecordDeps,
   delivery: DeliveryRow,
   token: string,
@@ -84,7 +84,7 @@ interface Failure {
 }
 
 /** The failure path of {@link recordOutcome}, inside its transaction. */
-async function recordFailure(tx: Db, deps: RecordDeps, f: Failure): Promise<Recorded> {
+async function recordFailure(tx: Tx, deps: RecordDeps, f: Failure): Promise<Recorded> {
   const { delivery, now } = f;
   const complete = async (result: AttemptResult) => {
     // Lease lost: roll back whatever this transaction wrote; the new holder records instead.
@@ -111,7 +111,7 @@ async function recordFailure(tx: Db, deps: RecordDeps, f: Failure): Promise<Reco
 
 class LeaseLostError extends Error {}
 
-async function insertRetry(tx: Db, deps: RecordDeps, delivery: DeliveryRow, at: Date, now = deps.clock()) {
+async function insertRetry(tx: Tx, deps: RecordDeps, delivery: DeliveryRow, at: Date, now = deps.clock()) {
   const run = {
     attempt: delivery.attempt + 1,
     retryStep: (delivery.retryStep ?? 0) + 1,

@@ -1,7 +1,6 @@
-import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookDeliveries, webhookSubscriptions } from '../db/schema/index.js';
 import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
 import { type Claimed, leaseDue } from './lease.repo.js';
@@ -17,10 +16,10 @@ describe('recording successes in batches', () => {
     const db = t.database.db;
     const failing = await h.subscribe('http://127.0.0.1:9/a');
     const healthy = await h.subscribe('http://127.0.0.1:9/b');
-    await db
-      .update(webhookSubscriptions)
-      .set({ failingSince: time.clock() })
-      .where(eq(webhookSubscriptions.id, failing.webhookSubscriptionId));
+    await query(db, 'UPDATE webhook_subscriptions SET failing_since = $1 WHERE id = $2', [
+      time.clock().toISOString(),
+      failing.webhookSubscriptionId,
+    ]);
     for (let i = 0; i < 3; i += 1) await h.version();
     await fanOut(db, { clock: time.clock, ids: newId });
     const now = time.clock();
@@ -43,31 +42,28 @@ describe('recording successes in batches', () => {
     ]);
     expect(recorded).toEqual([false, true, true, true, true, true]);
 
-    const rows = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          leased.map((r) => r.id),
-        ),
-      );
+    const rows = await query(db, 'SELECT * FROM webhook_deliveries WHERE id = ANY ($1::text[])', [
+      leased.map((r) => r.id),
+    ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(stolen.id)).toMatchObject({
       status: 'pending',
-      leaseToken: 'mine',
-      responseStatus: null,
+      lease_token: 'mine',
+      response_status: null,
     });
     for (const row of own) {
-      expect(byId.get(row.id)).toMatchObject({ status: 'succeeded', responseStatus: 204, leaseToken: null });
+      expect(byId.get(row.id)).toMatchObject({
+        status: 'succeeded',
+        response_status: 204,
+        lease_token: null,
+      });
     }
-    const subs = await db
-      .select()
-      .from(webhookSubscriptions)
-      .where(
-        inArray(webhookSubscriptions.id, [failing.webhookSubscriptionId, healthy.webhookSubscriptionId]),
-      );
-    expect(subs.map((s) => s.failingSince)).toEqual([null, null]);
+    const subs = await query(
+      db,
+      'SELECT failing_since FROM webhook_subscriptions WHERE id = ANY ($1::text[])',
+      [[failing.webhookSubscriptionId, healthy.webhookSubscriptionId]],
+    );
+    expect(subs.map((s) => s.failing_since)).toEqual([null, null]);
 
     // A second record of the same attempt (a late duplicate) finds nothing to write.
     const [first] = own;
@@ -125,11 +121,12 @@ describe('recording successes in batches', () => {
       expect(c.target.subscription?.id).toBe(sub.webhookSubscriptionId);
       expect(c.target.event?.id).toBe(c.row.eventId);
     }
-    const rows = await db
-      .select()
-      .from(webhookDeliveries)
-      .where(eq(webhookDeliveries.subscriptionId, sub.webhookSubscriptionId));
-    const states = rows.map((r) => `${r.status}:${r.leaseToken ?? '-'}`).sort();
+    const rows = await query(
+      db,
+      'SELECT status, lease_token FROM webhook_deliveries WHERE subscription_id = $1',
+      [sub.webhookSubscriptionId],
+    );
+    const states = rows.map((r) => `${r.status}:${r.lease_token ?? '-'}`).sort();
     expect(states).toEqual([
       'pending:-',
       'pending:mine',

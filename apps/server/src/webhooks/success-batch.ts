@@ -1,12 +1,7 @@
-import type { Db } from '../db/client.js';
-import { rowQuery } from '../db/fast.js';
-import {
-  COMPLETE_SUCCESSES_CTES,
-  completeSuccess,
-  type DeliveryRow,
-  type SuccessColumns,
-  successValues,
-} from './deliveries.repo.js';
+import type { Db } from '../db/port.js';
+import { rowOf, sql, statement } from '../db/sql.js';
+import { completeSuccess, type DeliveryRow } from './deliveries.repo.js';
+import { completeSuccessesCtes, SUCCESS_PARAMS, type SuccessColumns } from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
 
 /** What a successful attempt writes onto its row. */
@@ -22,8 +17,13 @@ const MAX_BATCH = 256;
  * Every attempt still leased to its token becomes succeeded; answers the ids recorded (an id missing
  * from the answer lost its lease). One statement, so one round trip and one commit for the batch.
  */
-const COMPLETE_SUCCESSES = `WITH ${COMPLETE_SUCCESSES_CTES}
-SELECT id FROM done`;
+const completeSuccesses = statement({
+  name: 'webhook_complete_successes',
+  params: SUCCESS_PARAMS,
+  sql: (p) => sql`WITH ${completeSuccessesCtes(p)}
+SELECT id FROM done`,
+  row: rowOf<{ id: string }>(),
+});
 
 /** A success being recorded: the claim riding with its statement may use the room it leaves. */
 export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
@@ -129,11 +129,7 @@ export class SuccessRecorder {
     const columns = successColumns(batch);
     const claim = this.#ride?.request(batch.flatMap((p) => (p.leaving ? [p.leaving] : [])));
     if (!claim) {
-      const rows = await rowQuery(this.#db)<{ id: string }>(
-        'webhook_complete_successes',
-        COMPLETE_SUCCESSES,
-        successValues(columns),
-      );
+      const rows = await this.#db.all(completeSuccesses, columns);
       return new Set(rows.map((r) => r.id));
     }
     let answer: Awaited<ReturnType<typeof completeAndLease>>;
@@ -155,6 +151,6 @@ function successColumns(batch: readonly Pending[]): SuccessColumns {
     responseStatuses: batch.map((p) => p.result.responseStatus),
     responseBodies: batch.map((p) => p.result.responseBody),
     durationsMs: batch.map((p) => p.result.durationMs),
-    attemptedAt: batch.map((p) => p.result.attemptedAt?.toISOString() ?? null),
+    attemptedAt: batch.map((p) => p.result.attemptedAt),
   };
 }

@@ -96,12 +96,7 @@ async function insertAccountLog(
       updatedAt: now,
     });
     if (!inserted) throw new KeyTaken();
-    await accountsRepo.bumpAccount(tx, account.id, {
-      name: body.name,
-      activityAt: now,
-      accountLogs: 1,
-      updatedAt: now,
-    });
+    await accountsRepo.recordAccountLog(tx, account.id, { name: body.name, at: now });
     await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: false });
     return inserted;
   });

@@ -1,155 +1,295 @@
-import { type AnyColumn, and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { joinedRow, rowQuery, selectList } from '../../db/fast.js';
+import type { Handle } from '../../db/port.js';
 import { accounts, persons } from '../../db/schema/index.js';
+import {
+  columns,
+  insertValues,
+  int,
+  joined,
+  nullable,
+  type Param,
+  raw,
+  rowOf,
+  type Sql,
+  sql,
+  statement,
+  text,
+  textArray,
+  timestamptz,
+  timestamptzArray,
+} from '../../db/sql.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
 /** A stored account. */
 export type AccountRow = typeof accounts.$inferSelect;
 /** A stored person. */
 export type PersonRow = typeof persons.$inferSelect;
+/** An account as created (its counters start at 0, its latest activity at null). */
+export type NewAccount = Pick<AccountRow, 'id' | 'tenantId' | 'domain' | 'name' | 'createdAt' | 'updatedAt'>;
 
-const BY_ID = `SELECT ${selectList(accounts)} FROM accounts WHERE tenant_id = $1 AND id = $2`;
+const ACCOUNT = columns(accounts);
 
-/** Finds a tenant's account by id (a fixed statement: read by every account log and activity list). */
-export async function findAccount(
-  db: Db,
+const byId = statement({
+  name: 'account_by_id',
+  params: { tenantId: text, accountId: text },
+  sql: (p) => sql`SELECT ${ACCOUNT} FROM accounts WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
+  row: rowOf<AccountRow>(),
+});
+
+/** Finds a tenant's account by id (read by every account log and activity list). */
+export function findAccount(
+  db: Handle,
   tenantId: string,
   accountId: string,
 ): Promise<AccountRow | undefined> {
-  return (await rowQuery(db)<AccountRow>('account_by_id', BY_ID, [tenantId, accountId]))[0];
+  return db.first(byId, { tenantId, accountId });
 }
 
-const BY_DOMAIN = `SELECT ${selectList(accounts)} FROM accounts WHERE tenant_id = $1 AND domain = $2`;
+const byDomain = statement({
+  name: 'account_by_domain',
+  params: { tenantId: text, domain: text },
+  sql: (p) => sql`SELECT ${ACCOUNT} FROM accounts WHERE tenant_id = ${p.tenantId} AND domain = ${p.domain}`,
+  row: rowOf<AccountRow>(),
+});
 
 /** Finds a tenant's account by canonical domain. */
-export async function findAccountByDomain(
-  db: Db,
+export function findAccountByDomain(
+  db: Handle,
   tenantId: string,
   domain: string,
 ): Promise<AccountRow | undefined> {
-  return (await rowQuery(db)<AccountRow>('account_by_domain', BY_DOMAIN, [tenantId, domain]))[0];
+  return db.first(byDomain, { tenantId, domain });
 }
+
+const insertOrSkip = statement({
+  name: 'account_insert_or_skip',
+  params: {
+    id: text,
+    tenantId: text,
+    domain: text,
+    name: nullable(text),
+    createdAt: timestamptz,
+    updatedAt: timestamptz,
+  },
+  sql: (p) => sql`INSERT INTO accounts ${insertValues(accounts, p)}
+    ON CONFLICT (tenant_id, domain) DO NOTHING RETURNING ${ACCOUNT}`,
+  row: rowOf<AccountRow>(),
+});
 
 /**
  * Inserts the account unless the tenant already has one with this domain (the unique
  * constraint decides between concurrent creators); returns the stored account either way.
  */
 export async function insertAccountOrGet(
-  db: Db,
-  row: typeof accounts.$inferInsert,
+  db: Handle,
+  row: NewAccount,
 ): Promise<{ account: AccountRow; created: boolean }> {
-  const [inserted] = await db
-    .insert(accounts)
-    .values(row)
-    .onConflictDoNothing({ target: [accounts.tenantId, accounts.domain] })
-    .returning();
+  const inserted = await db.first(insertOrSkip, row);
   if (inserted) return { account: inserted, created: true };
   const existing = await findAccountByDomain(db, row.tenantId, row.domain);
   if (!existing) throw new Error(`account ${row.domain} vanished while being created`);
   return { account: existing, created: false };
 }
 
+/**
+ * The statements of one listing of accounts: `emptyOnly` keeps those without persons with a
+ * literal (not a parameter), so that the partial index's predicate always matches.
+ */
+function listStatements(emptyOnly: boolean) {
+  const variant = emptyOnly ? 'accounts_empty_list' : 'accounts_list';
+  const where = (p: { tenantId: Param<string> }): Sql =>
+    sql`tenant_id = ${p.tenantId}${raw(emptyOnly ? ' AND linked_persons_count = 0' : '')}`;
+  const order = raw('ORDER BY created_at DESC, id DESC');
+  return {
+    first: statement({
+      name: `${variant}_first`,
+      params: { tenantId: text, take: int },
+      sql: (p) => sql`SELECT ${ACCOUNT} FROM accounts WHERE ${where(p)} ${order} LIMIT ${p.take}`,
+      row: rowOf<AccountRow>(),
+    }),
+    after: statement({
+      name: `${variant}_after`,
+      params: { tenantId: text, take: int, createdAt: timestamptz, id: text },
+      sql: (p) =>
+        sql`SELECT ${ACCOUNT} FROM accounts WHERE ${where(p)} AND ${keysetAfter(p)} ${order} LIMIT ${p.take}`,
+      row: rowOf<AccountRow>(),
+    }),
+  };
+}
+
+const LIST = { all: listStatements(false), empty: listStatements(true) };
+
 /** One keyset page of a tenant's accounts, newest first; `emptyOnly` keeps those without persons. */
-export async function listAccounts(
-  db: Db,
+export function listAccounts(
+  db: Handle,
   tenantId: string,
   options: { take: number; emptyOnly: boolean; after: KeysetPosition | undefined },
 ): Promise<AccountRow[]> {
-  return db
-    .select()
-    .from(accounts)
-    .where(
-      and(
-        eq(accounts.tenantId, tenantId),
-        // A literal (not a parameter) so that the partial index's predicate always matches.
-        options.emptyOnly ? sql`${accounts.linkedPersonsCount} = 0` : undefined,
-        options.after ? keysetAfter(accounts.createdAt, accounts.id, options.after) : undefined,
-      ),
-    )
-    .orderBy(desc(accounts.createdAt), desc(accounts.id))
-    .limit(options.take);
+  const { take, after } = options;
+  const statements = options.emptyOnly ? LIST.empty : LIST.all;
+  return after
+    ? db.all(statements.after, { tenantId, take, createdAt: after.createdAt, id: after.id })
+    : db.all(statements.first, { tenantId, take });
 }
 
 const ACCOUNT_PREFIX = 'account.';
 const PERSON_PREFIX = 'person.';
-const WITH_LINKED = `SELECT ${selectList(accounts, { alias: 'a', prefix: ACCOUNT_PREFIX })}, ${selectList(persons, { alias: 'p', prefix: PERSON_PREFIX })}
+
+const withLinked = statement({
+  name: 'account_with_linked',
+  params: { tenantId: text, accountId: text },
+  sql: (p) => sql`SELECT ${columns(accounts, { alias: 'a', prefix: ACCOUNT_PREFIX })},
+    ${columns(persons, { alias: 'p', prefix: PERSON_PREFIX })}
   FROM accounts a LEFT JOIN persons p ON p.tenant_id = a.tenant_id AND p.account_id = a.id
-  WHERE a.tenant_id = $1 AND a.id = $2
-  ORDER BY p.created_at, p.id`;
+  WHERE a.tenant_id = ${p.tenantId} AND a.id = ${p.accountId}
+  ORDER BY p.created_at, p.id`,
+});
 
 /**
  * A tenant's account with its linked persons (oldest first) in one statement, one round trip:
  * `getAccount` made two, one after the other, and each is a chance to wait for a busy core.
  */
 export async function findAccountWithLinked(
-  db: Db,
+  db: Handle,
   tenantId: string,
   accountId: string,
 ): Promise<{ account: AccountRow; linked: PersonRow[] } | undefined> {
-  const rows = await rowQuery(db)<Record<string, unknown>>('account_with_linked', WITH_LINKED, [
-    tenantId,
-    accountId,
-  ]);
-  const account = rows[0] && joinedRow<AccountRow>(rows[0], ACCOUNT_PREFIX);
+  const rows = await db.all(withLinked, { tenantId, accountId });
+  const account = rows[0] && joined<AccountRow>(rows[0], ACCOUNT_PREFIX);
   if (!account) return undefined;
   const linked: PersonRow[] = [];
   for (const row of rows) {
-    const person = joinedRow<PersonRow>(row, PERSON_PREFIX);
+    const person = joined<PersonRow>(row, PERSON_PREFIX);
     if (person) linked.push(person);
   }
   return { account, linked };
 }
 
-/** Column changes {@link bumpAccount} can apply; counters are deltas. */
-export interface AccountBump {
-  name?: string | undefined;
-  activityAt?: Date | undefined;
-  linkedPersons?: number;
-  accountLogs?: number;
-  deletedAccountLogs?: number;
-  personLogs?: number;
-  deletedPersonLogs?: number;
-  /** Set when a visible field changes (name, latest activity, linked persons). */
-  updatedAt?: Date | undefined;
+// The updates below change an account's counters in one statement each: the row lock keeps the
+// counters exact under concurrent writers. One statement per change, so that each text is fixed.
+
+/** Throws when the update found no account (it is never deleted, so this is a bug). */
+function updated(count: number, accountId: string): void {
+  if (count === 0) throw new Error(`account ${accountId} vanished during update`);
 }
 
-const plus = (column: AnyColumn, delta: number | undefined) =>
-  delta ? sql`${column} + ${delta}` : undefined;
+const logRecorded = statement({
+  name: 'account_log_recorded',
+  params: { accountId: text, at: timestamptz },
+  sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at},
+    latest_activity_at = GREATEST(latest_activity_at, ${p.at}::timestamptz),
+    account_logs_count = account_logs_count + 1
+    WHERE id = ${p.accountId}`,
+});
+
+const logRecordedRenamed = statement({
+  name: 'account_log_recorded_renamed',
+  params: { accountId: text, at: timestamptz, name: text },
+  sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at}, name = ${p.name},
+    latest_activity_at = GREATEST(latest_activity_at, ${p.at}::timestamptz),
+    account_logs_count = account_logs_count + 1
+    WHERE id = ${p.accountId}`,
+});
 
 /**
- * Updates an account's name, latest activity and counters in one statement (the row lock keeps
- * the counters exact under concurrent writers) and returns the updated row.
+ * Counts a new account log: the account's latest activity moves to `at` (never back), and `name`,
+ * when given, renames it. Both are visible changes: `updatedAt` moves to `at`.
  */
-export async function bumpAccount(db: Db, accountId: string, bump: AccountBump): Promise<AccountRow> {
-  const set = {
-    updatedAt: bump.updatedAt,
-    name: bump.name,
-    latestActivityAt: bump.activityAt
-      ? sql`GREATEST(${accounts.latestActivityAt}, ${bump.activityAt.toISOString()}::timestamptz)`
-      : undefined,
-    linkedPersonsCount: plus(accounts.linkedPersonsCount, bump.linkedPersons),
-    accountLogsCount: plus(accounts.accountLogsCount, bump.accountLogs),
-    deletedAccountLogsCount: plus(accounts.deletedAccountLogsCount, bump.deletedAccountLogs),
-    personLogsCount: plus(accounts.personLogsCount, bump.personLogs),
-    deletedPersonLogsCount: plus(accounts.deletedPersonLogsCount, bump.deletedPersonLogs),
-  };
-  const defined = Object.fromEntries(Object.entries(set).filter(([, value]) => value !== undefined));
-  const [row] = await db.update(accounts).set(defined).where(eq(accounts.id, accountId)).returning();
-  if (!row) throw new Error(`account ${accountId} vanished during update`);
-  return row;
+export async function recordAccountLog(
+  db: Handle,
+  accountId: string,
+  change: { name: string | undefined; at: Date },
+): Promise<void> {
+  const { name, at } = change;
+  updated(
+    name === undefined
+      ? await db.run(logRecorded, { accountId, at })
+      : await db.run(logRecordedRenamed, { accountId, at, name }),
+    accountId,
+  );
 }
+
+const personLinked = statement({
+  name: 'account_person_linked',
+  params: { accountId: text, at: timestamptz },
+  sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at}, linked_persons_count = linked_persons_count + 1
+    WHERE id = ${p.accountId} RETURNING linked_persons_count AS "linkedPersonsCount"`,
+  row: rowOf<{ linkedPersonsCount: number }>(),
+});
+
+/**
+ * Counts a newly linked person (a visible change: `updatedAt` moves to `at`); resolves to the
+ * account's number of linked persons, this one included.
+ */
+export async function linkPerson(db: Handle, accountId: string, at: Date): Promise<number> {
+  const row = await db.first(personLinked, { accountId, at });
+  updated(row ? 1 : 0, accountId);
+  return row?.linkedPersonsCount ?? 0;
+}
+
+const personLogRecorded = statement({
+  name: 'account_person_log_recorded',
+  params: { accountId: text },
+  sql: (p) => sql`UPDATE accounts SET person_logs_count = person_logs_count + 1 WHERE id = ${p.accountId}`,
+});
+
+/** Counts a new log of one of the account's persons (nothing visible changes). */
+export async function countPersonLog(db: Handle, accountId: string): Promise<void> {
+  updated(await db.run(personLogRecorded, { accountId }), accountId);
+}
+
+const accountLogDeleted = statement({
+  name: 'account_account_log_deleted',
+  params: { accountId: text },
+  sql: (p) => sql`UPDATE accounts SET deleted_account_logs_count = deleted_account_logs_count + 1
+    WHERE id = ${p.accountId}`,
+});
+
+const personLogDeleted = statement({
+  name: 'account_person_log_deleted',
+  params: { accountId: text },
+  sql: (p) => sql`UPDATE accounts SET deleted_person_logs_count = deleted_person_logs_count + 1
+    WHERE id = ${p.accountId}`,
+});
+
+/** Counts a soft-deleted account log or person log among the account's deleted ones. */
+export async function countDeletedLog(
+  db: Handle,
+  accountId: string,
+  kind: 'account' | 'person',
+): Promise<void> {
+  updated(await db.run(kind === 'account' ? accountLogDeleted : personLogDeleted, { accountId }), accountId);
+}
+
+const insertMany = statement({
+  name: 'accounts_insert_many',
+  params: {
+    ids: textArray,
+    tenantIds: textArray,
+    domains: textArray,
+    names: textArray,
+    createdAts: timestamptzArray,
+    updatedAts: timestamptzArray,
+  },
+  sql: (p) => sql`INSERT INTO accounts (id, tenant_id, domain, name, created_at, updated_at)
+    SELECT * FROM unnest(${p.ids}::text[], ${p.tenantIds}::text[], ${p.domains}::text[], ${p.names}::text[],
+      ${p.createdAts}::timestamptz[], ${p.updatedAts}::timestamptz[])
+    ON CONFLICT (tenant_id, domain) DO NOTHING`,
+});
 
 /**
  * Inserts many accounts in one statement, skipping domains the tenant already has; returns how
- * many were inserted (bulk seeding: the caller adjusts the counters by that number).
+ * many were inserted (bulk seeding: the caller adjusts the counters by that number). The rows go
+ * as one array per column, so the statement's text is the same for any number of rows.
  */
-export async function insertAccounts(db: Db, rows: Array<typeof accounts.$inferInsert>): Promise<number> {
+export async function insertAccounts(db: Handle, rows: readonly NewAccount[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const inserted = await db
-    .insert(accounts)
-    .values(rows)
-    .onConflictDoNothing({ target: [accounts.tenantId, accounts.domain] })
-    .returning({ id: accounts.id });
-  return inserted.length;
+  return db.run(insertMany, {
+    ids: rows.map((row) => row.id),
+    tenantIds: rows.map((row) => row.tenantId),
+    domains: rows.map((row) => row.domain),
+    // textArray sends its elements as they are: a null element is a NULL name.
+    names: rows.map((row) => row.name),
+    createdAts: rows.map((row) => row.createdAt),
+    updatedAts: rows.map((row) => row.updatedAt),
+  });
 }

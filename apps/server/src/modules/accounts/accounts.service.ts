@@ -6,7 +6,7 @@ import type {
   Paginated,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { type Clock, iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { canonicalDomain } from '../../lib/domain.js';
@@ -17,7 +17,8 @@ import * as repo from './accounts.repo.js';
 
 /** Dependencies of account operations. */
 export interface AccountsDeps {
-  db: Db;
+  /** The request's handle (a transaction's when the request runs in one). */
+  db: Handle;
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
@@ -55,7 +56,11 @@ function accountFields(row: repo.AccountRow) {
 }
 
 /** Loads a tenant's account or throws 404 (another tenant's account is "not found"). */
-export async function requireAccount(db: Db, tenantId: string, accountId: string): Promise<repo.AccountRow> {
+export async function requireAccount(
+  db: Handle,
+  tenantId: string,
+  accountId: string,
+): Promise<repo.AccountRow> {
   const row = await repo.findAccount(db, tenantId, accountId);
   if (!row) throw accountNotFound(accountId);
   return row;
@@ -85,7 +90,7 @@ export function requireCanonicalDomain(input: string, field: string): string {
  */
 export async function accountForDomain(
   deps: Pick<AccountsDeps, 'ids'>,
-  tx: Db,
+  tx: Tx,
   tenantId: string,
   domain: string,
   now: Date,
@@ -106,7 +111,7 @@ export async function accountForDomain(
  * the transaction: the counter row stays locked until commit.
  */
 export async function countAccountChanges(
-  tx: Db,
+  tx: Tx,
   tenantId: string,
   change: { created: boolean; linkedFirstPerson: boolean },
 ): Promise<void> {

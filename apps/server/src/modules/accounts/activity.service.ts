@@ -1,5 +1,6 @@
 import type { AccountActivityItem, ListAccountActivityQuerySchema, Paginated } from '@customer-api/contract';
 import type { z } from 'zod';
+import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
@@ -75,13 +76,9 @@ export async function listAccountActivity(
 }
 
 /** Sets `deletedAt` on an item and counts it among its account's deleted logs. */
-async function markDeleted(tx: AccountsDeps['db'], row: repo.ActivityRow, at: Date): Promise<void> {
+async function markDeleted(tx: Tx, row: repo.ActivityRow, at: Date): Promise<void> {
   await repo.markActivityDeleted(tx, row.id, at);
-  await accountsRepo.bumpAccount(
-    tx,
-    row.accountId,
-    row.kind === 'account' ? { deletedAccountLogs: 1 } : { deletedPersonLogs: 1 },
-  );
+  await accountsRepo.countDeletedLog(tx, row.accountId, row.kind === 'account' ? 'account' : 'person');
 }
 
 /**

@@ -1,8 +1,7 @@
 import { type Asset, AssetSchema, type CreateAssetBody } from '@customer-api/contract';
-import { count, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { assets } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { TEST_BASE_URL, useTestApp } from '../../test/test-app.js';
 import { send, walk } from '../accounts/test-support.js';
 import { containsPattern } from './assets.repo.js';
@@ -76,7 +75,7 @@ describe('POST /v0/assets', () => {
     );
     expect(foreign.statusCode, foreign.body).toBe(201);
     const stored = () =>
-      t.database.db.select({ n: count() }).from(assets).where(eq(assets.tenantId, t.tenant.tenantId));
+      query(t.database.db, 'SELECT count(*) AS n FROM assets WHERE tenant_id = $1', [t.tenant.tenantId]);
     const before = await stored();
     const details = [];
     for (const parentAssetId of ['asset_0000000000000000000000000z', foreign.json().assetId as string]) {
@@ -246,14 +245,15 @@ describe('GET /v0/assets/trash', () => {
     let plan = '';
     await t.database.db
       .transaction(async (tx) => {
-        await tx.execute(sql`SET LOCAL enable_seqscan = off`);
-        await tx.execute(sql`DROP INDEX assets_trash_idx`);
-        await tx.execute(sql`DROP INDEX assets_trash_type_idx`);
-        const result: unknown = await tx.execute(
-          sql`EXPLAIN SELECT id FROM assets WHERE tenant_id = 'tenant_x' AND trashed_at IS NOT NULL
+        await query(tx, 'SET LOCAL enable_seqscan = off');
+        await query(tx, 'DROP INDEX assets_trash_idx');
+        await query(tx, 'DROP INDEX assets_trash_type_idx');
+        const rows = await query(
+          tx,
+          `EXPLAIN SELECT id FROM assets WHERE tenant_id = 'tenant_x' AND trashed_at IS NOT NULL
               AND deleted_at IS NULL AND name ILIKE '%banner%'`,
         );
-        plan = JSON.stringify((result as { rows?: unknown }).rows ?? result);
+        plan = JSON.stringify(rows);
         throw new Error('rollback');
       })
       .catch((err: Error) => {

@@ -4,16 +4,16 @@ import * as service from './assets.service.js';
 
 /** Assets: create, move to the trash, list the trash. */
 export const assetsModule = defineModule('assets', (deps) => ({
-  createAsset: async ({ body, request }) => ({
+  createAsset: async ({ body, request, db }) => ({
     status: 201,
-    body: await service.createAsset(deps, requireAuth(request).tenantId, body),
+    body: await service.createAsset({ ...deps, db }, requireAuth(request).tenantId, body),
   }),
-  trashAsset: async ({ params, request }) => ({
+  trashAsset: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.trashAsset(deps, requireAuth(request).tenantId, params.asset_id),
+    body: await service.trashAsset({ ...deps, db }, requireAuth(request).tenantId, params.asset_id),
   }),
-  listTrashedAssets: async ({ query, request }) => ({
+  listTrashedAssets: async ({ query, request, db }) => ({
     status: 200,
-    body: await service.listTrashedAssets(deps, requireAuth(request).tenantId, query),
+    body: await service.listTrashedAssets({ ...deps, db }, requireAuth(request).tenantId, query),
   }),
 }));

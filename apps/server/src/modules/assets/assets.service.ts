@@ -6,7 +6,7 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -18,7 +18,7 @@ import { assertSearchable } from './trash-search.js';
 
 /** Dependencies of asset operations. */
 export interface AssetsDeps {
-  db: Db;
+  db: Handle;
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
@@ -60,7 +60,7 @@ export function toApiAsset(row: repo.AssetRow, links: (assetId: string) => Asset
  * like an unknown one, so the answer confirms nothing. A trashed parent counts (the trash is
  * reversible); a deleted one does not.
  */
-async function requireParentAsset(db: Db, tenantId: string, parentAssetId: string): Promise<void> {
+async function requireParentAsset(db: Handle, tenantId: string, parentAssetId: string): Promise<void> {
   const parent = await repo.findAsset(db, tenantId, parentAssetId);
   if (!parent || parent.deletedAt)
     throw new NotFoundError(`Asset ${parentAssetId} (body field parentAssetId) not found.`);
@@ -101,10 +101,7 @@ export async function trashAsset(deps: AssetsDeps, tenantId: string, assetId: st
     const now = deps.clock();
     // lifecycleState stays `active`: the trash is reversible and shown by trashedAt; the
     // specification's trash listing shape carries `active`.
-    const trashed = await repo.updateAsset(tx, assetId, {
-      trashedAt: now,
-      updatedAt: now,
-    });
+    const trashed = await repo.markAssetTrashed(tx, assetId, now);
     await adjustCounter(tx, tenantId, trashCounter(), 1);
     await adjustCounter(tx, tenantId, trashCounter(asset.dataType), 1);
     return trashed;

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { readCounter } from '../../lib/counters.js';
 import { ValidationError } from '../../lib/errors.js';
 
@@ -22,7 +22,7 @@ export function isIndexable(text: string): boolean {
  * tenant's searches stay cheap whatever text it sends; small trashes are searched for anything.
  */
 export async function assertSearchable(
-  db: Db,
+  db: Handle,
   tenantId: string,
   query: string | undefined,
   trashCounter: string,

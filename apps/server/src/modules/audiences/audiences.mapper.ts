@@ -6,7 +6,8 @@ import type {
 } from '@customer-api/contract';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import type { PageRow } from '../pages/pages.repo.js';
-import type { AudienceRow, VersionRow } from './audiences.repo.js';
+import type { AudienceRow } from './audiences.repo.js';
+import type { VersionRow } from './versions.repo.js';
 
 /** Maps a stored version to the API shape without `status` (as embedded in an audience). */
 export function toVersionSummary(row: VersionRow): AudienceVersionSummary {

@@ -1,127 +1,244 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { rowQuery, selectList } from '../../db/fast.js';
-import { audiences, audienceVersions } from '../../db/schema/index.js';
+import type { Handle } from '../../db/port.js';
+import { audiences } from '../../db/schema/index.js';
+import {
+  assignments,
+  bool,
+  columns,
+  insertValues,
+  int,
+  json,
+  nullable,
+  rowOf,
+  sql,
+  statement,
+  text,
+  timestamptz,
+} from '../../db/sql.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
 /** A stored audience. */
 export type AudienceRow = typeof audiences.$inferSelect;
-/** A stored audience version. */
-export type VersionRow = typeof audienceVersions.$inferSelect;
+/** An audience as created (no versions yet, never archived). */
+export type NewAudience = Omit<
+  AudienceRow,
+  'priorStatus' | 'latestVersionId' | 'publishedVersionId' | 'versionsCount' | 'archivedAt'
+>;
+
+const AUDIENCE = columns(audiences);
+
+const insertAudienceStatement = statement({
+  name: 'audience_insert',
+  params: {
+    id: text,
+    tenantId: text,
+    pageId: text,
+    personId: nullable(text),
+    personRouteKey: nullable(text),
+    computedName: text,
+    customName: nullable(text),
+    isNewPageAgent: bool,
+    status: text,
+    supplementaryContext: nullable(text),
+    actionFormIdOverride: nullable(text),
+    actionFormInstructionsOverride: nullable(text),
+    actionUrlOverride: nullable(text),
+    metadataOverride: nullable(json),
+    createdAt: timestamptz,
+    updatedAt: timestamptz,
+  },
+  sql: (p) => sql`INSERT INTO audiences ${insertValues(audiences, p)} RETURNING ${AUDIENCE}`,
+  row: rowOf<AudienceRow>(),
+});
 
 /** Inserts an audience. */
-export async function insertAudience(db: Db, row: typeof audiences.$inferInsert): Promise<AudienceRow> {
-  const [inserted] = await db.insert(audiences).values(row).returning();
+export async function insertAudience(db: Handle, row: NewAudience): Promise<AudienceRow> {
+  const inserted = await db.first(insertAudienceStatement, row);
   if (!inserted) throw new Error('insert returned no row');
   return inserted;
 }
 
-const AUDIENCE_BY_ID = `SELECT ${selectList(audiences)} FROM audiences WHERE tenant_id = $1 AND page_id = $2 AND id = $3`;
-const AUDIENCE_BY_ID_FOR_UPDATE = `${AUDIENCE_BY_ID} FOR UPDATE`;
+const SELECT_AUDIENCES = sql`SELECT ${AUDIENCE} FROM audiences`;
+
+const audienceById = statement({
+  name: 'audience_by_id',
+  params: { tenantId: text, pageId: text, audienceId: text },
+  sql: (p) =>
+    sql`${SELECT_AUDIENCES} WHERE tenant_id = ${p.tenantId} AND page_id = ${p.pageId} AND id = ${p.audienceId}`,
+  row: rowOf<AudienceRow>(),
+});
+
+const audienceByIdLocked = statement({
+  name: 'audience_by_id_locked',
+  params: { tenantId: text, pageId: text, audienceId: text },
+  sql: (p) =>
+    sql`${SELECT_AUDIENCES} WHERE tenant_id = ${p.tenantId} AND page_id = ${p.pageId} AND id = ${p.audienceId} FOR UPDATE`,
+  row: rowOf<AudienceRow>(),
+});
 
 /** Finds an audience of a tenant under the given page; `forUpdate` locks it. */
-export async function findAudience(
-  db: Db,
+export function findAudience(
+  db: Handle,
   tenantId: string,
   pageId: string,
   audienceId: string,
   forUpdate = false,
 ): Promise<AudienceRow | undefined> {
-  const [name, text] = forUpdate
-    ? ['audience_by_id_locked', AUDIENCE_BY_ID_FOR_UPDATE]
-    : ['audience_by_id', AUDIENCE_BY_ID];
-  return (await rowQuery(db)<AudienceRow>(name, text, [tenantId, pageId, audienceId]))[0];
+  return db.first(forUpdate ? audienceByIdLocked : audienceById, { tenantId, pageId, audienceId });
 }
 
+const NEWEST_FIRST = sql`ORDER BY created_at DESC, id DESC`;
+
+const listFirst = statement({
+  name: 'audiences_list_first',
+  params: { tenantId: text, pageId: text, take: int },
+  sql: (p) =>
+    sql`${SELECT_AUDIENCES} WHERE tenant_id = ${p.tenantId} AND page_id = ${p.pageId} ${NEWEST_FIRST} LIMIT ${p.take}`,
+  row: rowOf<AudienceRow>(),
+});
+
+const listAfter = statement({
+  name: 'audiences_list_after',
+  params: { tenantId: text, pageId: text, take: int, createdAt: timestamptz, id: text },
+  sql: (p) =>
+    sql`${SELECT_AUDIENCES} WHERE tenant_id = ${p.tenantId} AND page_id = ${p.pageId} AND ${keysetAfter(p)} ${NEWEST_FIRST} LIMIT ${p.take}`,
+  row: rowOf<AudienceRow>(),
+});
+
 /** One keyset page of a page's audiences, newest first. */
-export async function listAudiences(
-  db: Db,
+export function listAudiences(
+  db: Handle,
   tenantId: string,
   pageId: string,
   take: number,
   after?: KeysetPosition,
 ): Promise<AudienceRow[]> {
-  return db
-    .select()
-    .from(audiences)
-    .where(
-      and(
-        eq(audiences.tenantId, tenantId),
-        eq(audiences.pageId, pageId),
-        after ? keysetAfter(audiences.createdAt, audiences.id, after) : undefined,
-      ),
-    )
-    .orderBy(desc(audiences.createdAt), desc(audiences.id))
-    .limit(take);
+  return after
+    ? db.all(listAfter, { tenantId, pageId, take, createdAt: after.createdAt, id: after.id })
+    : db.all(listFirst, { tenantId, pageId, take });
 }
 
-/** Updates an audience and returns it. */
-export async function updateAudience(
-  db: Db,
+/** An audience's lifecycle columns, as archive and restore leave them. */
+export type AudienceLifecycle = Pick<AudienceRow, 'status' | 'priorStatus' | 'archivedAt' | 'updatedAt'>;
+
+const setState = statement({
+  name: 'audience_set_state',
+  params: {
+    audienceId: text,
+    status: text,
+    priorStatus: nullable(text),
+    archivedAt: nullable(timestamptz),
+    updatedAt: timestamptz,
+  },
+  sql: (p) =>
+    sql`UPDATE audiences SET ${assignments(audiences, {
+      status: p.status,
+      priorStatus: p.priorStatus,
+      archivedAt: p.archivedAt,
+      updatedAt: p.updatedAt,
+    })} WHERE id = ${p.audienceId} RETURNING ${AUDIENCE}`,
+  row: rowOf<AudienceRow>(),
+});
+
+/** Writes an audience's lifecycle columns (archive, restore) and returns the audience. */
+export async function setAudienceState(
+  db: Handle,
   audienceId: string,
-  patch: Partial<Omit<AudienceRow, 'id' | 'tenantId' | 'pageId' | 'createdAt'>>,
+  state: AudienceLifecycle,
 ): Promise<AudienceRow> {
-  const [row] = await db.update(audiences).set(patch).where(eq(audiences.id, audienceId)).returning();
+  const row = await db.first(setState, { audienceId, ...state });
   if (!row) throw new Error(`audience ${audienceId} vanished during update`);
   return row;
 }
 
-/** Versions by id (for embedding latest/published versions in audiences). */
-export async function findVersionsByIds(db: Db, ids: string[]): Promise<Map<string, VersionRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.select().from(audienceVersions).where(inArray(audienceVersions.id, ids));
-  return new Map(rows.map((r) => [r.id, r]));
-}
+const setLatest = statement({
+  name: 'audience_set_latest_version',
+  params: { audienceId: text, versionId: text, updatedAt: timestamptz },
+  sql: (p) =>
+    sql`UPDATE audiences SET ${assignments(audiences, {
+      latestVersionId: p.versionId,
+      updatedAt: p.updatedAt,
+    })} WHERE id = ${p.audienceId}`,
+});
 
-/** Finds a version of a tenant's audience. */
-export async function findVersion(
-  db: Db,
-  tenantId: string,
+/** Points an audience at its newest version. */
+export async function setLatestVersion(
+  db: Handle,
   audienceId: string,
   versionId: string,
-): Promise<VersionRow | undefined> {
-  const rows = await db
-    .select()
-    .from(audienceVersions)
-    .where(
-      and(
-        eq(audienceVersions.tenantId, tenantId),
-        eq(audienceVersions.audienceId, audienceId),
-        eq(audienceVersions.id, versionId),
-      ),
-    );
-  return rows[0];
+  at: Date,
+): Promise<void> {
+  if ((await db.run(setLatest, { audienceId, versionId, updatedAt: at })) === 0)
+    throw new Error(`audience ${audienceId} vanished during update`);
 }
 
-/** Inserts a version. */
-export async function insertVersion(db: Db, row: typeof audienceVersions.$inferInsert): Promise<VersionRow> {
-  const [inserted] = await db.insert(audienceVersions).values(row).returning();
-  if (!inserted) throw new Error('insert returned no row');
-  return inserted;
-}
+const setPublished = statement({
+  name: 'audience_set_published_version',
+  params: { audienceId: text, versionId: text, updatedAt: timestamptz },
+  sql: (p) =>
+    sql`UPDATE audiences SET ${assignments(audiences, {
+      publishedVersionId: p.versionId,
+      updatedAt: p.updatedAt,
+    })}, status = 'published' WHERE id = ${p.audienceId}`,
+});
 
-/** Updates a version and returns it. */
-export async function updateVersion(
-  db: Db,
+/** Points an audience at its published version, which makes it `published`. */
+export async function setPublishedVersion(
+  db: Handle,
+  audienceId: string,
   versionId: string,
-  patch: Partial<Omit<VersionRow, 'id' | 'tenantId' | 'audienceId' | 'createdAt'>>,
-): Promise<VersionRow> {
-  const [row] = await db
-    .update(audienceVersions)
-    .set(patch)
-    .where(eq(audienceVersions.id, versionId))
-    .returning();
-  if (!row) throw new Error(`version ${versionId} vanished during update`);
-  return row;
+  at: Date,
+): Promise<void> {
+  if ((await db.run(setPublished, { audienceId, versionId, updatedAt: at })) === 0)
+    throw new Error(`audience ${audienceId} vanished during update`);
 }
+
+/** The audience columns a conversation edits (see the messages module's `AudienceState`). */
+export type AudienceEditable = Pick<AudienceRow, 'supplementaryContext' | 'metadataOverride'>;
+
+const setEditable = statement({
+  name: 'audience_set_editable',
+  params: {
+    audienceId: text,
+    supplementaryContext: nullable(text),
+    metadataOverride: nullable(json),
+    updatedAt: timestamptz,
+  },
+  sql: (p) =>
+    sql`UPDATE audiences SET ${assignments(audiences, {
+      supplementaryContext: p.supplementaryContext,
+      metadataOverride: p.metadataOverride,
+      updatedAt: p.updatedAt,
+    })} WHERE id = ${p.audienceId}`,
+});
+
+/** Writes the fields a conversation edits (a message's applied changes, a restored snapshot). */
+export async function setEditableFields(
+  db: Handle,
+  audienceId: string,
+  fields: AudienceEditable,
+  at: Date,
+): Promise<void> {
+  const input = {
+    audienceId,
+    supplementaryContext: fields.supplementaryContext,
+    metadataOverride: fields.metadataOverride,
+    updatedAt: at,
+  };
+  if ((await db.run(setEditable, input)) === 0)
+    throw new Error(`audience ${audienceId} vanished during update`);
+}
+
+const nextNumber = statement({
+  name: 'audience_next_version_number',
+  params: { audienceId: text },
+  sql: (p) =>
+    sql`UPDATE audiences SET versions_count = versions_count + 1 WHERE id = ${p.audienceId} RETURNING versions_count AS "n"`,
+  row: rowOf<{ n: number }>(),
+});
 
 /** Adds one to an audience's version counter and returns the new version number. */
-export async function nextVersionNumber(db: Db, audienceId: string): Promise<number> {
-  const [row] = await db
-    .update(audiences)
-    .set({ versionsCount: sql`${audiences.versionsCount} + 1` })
-    .where(eq(audiences.id, audienceId))
-    .returning({ n: audiences.versionsCount });
+export async function nextVersionNumber(db: Handle, audienceId: string): Promise<number> {
+  const row = await db.first(nextNumber, { audienceId });
   if (!row) throw new Error(`audience ${audienceId} vanished`);
   return row.n;
 }

@@ -5,75 +5,85 @@ import * as versions from './versions.service.js';
 
 /** Audiences and their versions. */
 export const audiencesModule = defineModule('audiences', (deps) => ({
-  listAudiences: async ({ params, query, request }) => ({
+  listAudiences: async ({ params, query, request, db }) => ({
     status: 200,
-    body: await audiences.listAudiences(deps, requireAuth(request).tenantId, params.page_id, query),
+    body: await audiences.listAudiences(
+      { ...deps, db },
+      requireAuth(request).tenantId,
+      params.page_id,
+      query,
+    ),
   }),
-  createAudience: async ({ params, body, request }) => ({
+  createAudience: async ({ params, body, request, db }) => ({
     status: 201,
-    body: await audiences.createAudience(deps, requireAuth(request).tenantId, params.page_id, body),
+    body: await audiences.createAudience(
+      { ...deps, db },
+      requireAuth(request).tenantId,
+      params.page_id,
+      body,
+    ),
   }),
-  getAudience: async ({ params, request }) => ({
+  getAudience: async ({ params, request, db }) => ({
     status: 200,
     body: await audiences.getAudience(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
     ),
   }),
-  archiveAudience: async ({ params, request }) => ({
+  archiveAudience: async ({ params, request, db }) => ({
     status: 200,
     body: await audiences.archiveAudience(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
     ),
   }),
-  restoreAudience: async ({ params, request }) => ({
+  restoreAudience: async ({ params, request, db }) => ({
     status: 200,
     body: await audiences.restoreAudience(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
     ),
   }),
-  createAudienceVersion: async ({ params, body, request }) => ({
+  createAudienceVersion: async ({ params, body, request, db }) => ({
     status: 201,
     body: await versions.createAudienceVersion(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
       body,
     ),
   }),
-  getAudienceVersion: async ({ params, request }) => ({
+  getAudienceVersion: async ({ params, request, db }) => ({
     status: 200,
     body: await versions.getAudienceVersion(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
       params.version_id,
     ),
   }),
-  publishAudienceVersion: async ({ params, request }) => ({
+  publishAudienceVersion: async ({ params, request, db }) => ({
     status: 200,
     body: await versions.publishAudienceVersion(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
       params.version_id,
     ),
   }),
-  cancelAudienceVersion: async ({ params, request }) => ({
+  cancelAudienceVersion: async ({ params, request, db }) => ({
     status: 200,
     body: await versions.cancelAudienceVersion(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,

@@ -6,26 +6,27 @@ import type {
   RestoredAudience,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
 import type { PageRow } from '../pages/pages.repo.js';
 import { adjustAudiencesCount } from '../pages/pages.repo.js';
 import { requirePage } from '../pages/pages.service.js';
 import { findPerson } from '../persons/persons.repo.js';
-import type { AppDeps } from '../types.js';
+import type { ServiceDeps } from '../types.js';
 import { embeddedVersionIds, toApiAudience } from './audiences.mapper.js';
 import * as repo from './audiences.repo.js';
+import { findVersionsByIds } from './versions.repo.js';
 
 /** Dependencies of audience operations. */
-export type AudiencesDeps = Pick<AppDeps, 'db' | 'clock' | 'ids' | 'cursors'>;
+export type AudiencesDeps = Pick<ServiceDeps, 'db' | 'clock' | 'ids' | 'cursors'>;
 
 /**
  * Loads a page and one of its audiences. An audience under another page, or another tenant's,
  * is 404 (specification: Restore endpoints).
  */
 export async function requireAudience(
-  db: Db,
+  db: Handle,
   tenantId: string,
   pageId: string,
   audienceId: string,
@@ -47,13 +48,13 @@ export function assertPageLive(page: PageRow): void {
  * 404 unless `personId` names a person of the tenant. Another tenant's person is "not found" like
  * an unknown one: anything else would confirm that the id exists.
  */
-async function requirePersonRef(db: Db, tenantId: string, personId: string): Promise<void> {
+async function requirePersonRef(db: Handle, tenantId: string, personId: string): Promise<void> {
   if (!(await findPerson(db, tenantId, personId)))
     throw new NotFoundError(`Person ${personId} (body field personId) not found.`);
 }
 
-async function present(db: Db, page: PageRow, row: repo.AudienceRow): Promise<RestoredAudience> {
-  return toApiAudience(row, page, await repo.findVersionsByIds(db, embeddedVersionIds([row])));
+async function present(db: Handle, page: PageRow, row: repo.AudienceRow): Promise<RestoredAudience> {
+  return toApiAudience(row, page, await findVersionsByIds(db, embeddedVersionIds([row])));
 }
 
 /** Creates a draft audience under a live page. */
@@ -109,7 +110,7 @@ export async function listAudiences(
     map: (row) => row,
   });
   // The versions an audience embeds, read for the page's rows at once.
-  const versions = await repo.findVersionsByIds(deps.db, embeddedVersionIds(rows.items));
+  const versions = await findVersionsByIds(deps.db, embeddedVersionIds(rows.items));
   return { ...rows, items: rows.items.map((row) => toApiAudience(row, page, versions)) };
 }
 
@@ -135,7 +136,7 @@ export async function archiveAudience(
     const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
     if (audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is already archived.`);
     const now = deps.clock();
-    const row = await repo.updateAudience(tx, audienceId, {
+    const row = await repo.setAudienceState(tx, audienceId, {
       status: 'archived',
       priorStatus: audience.status,
       archivedAt: now,
@@ -156,7 +157,7 @@ export async function restoreAudience(
     const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
     if (!audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is not archived.`);
     assertPageLive(page);
-    const row = await repo.updateAudience(tx, audienceId, {
+    const row = await repo.setAudienceState(tx, audienceId, {
       status: audience.priorStatus ?? 'draft',
       priorStatus: null,
       archivedAt: null,

@@ -1,8 +1,7 @@
 import { AudienceVersionSchema } from '@customer-api/contract';
-import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookEvents } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
@@ -17,11 +16,11 @@ async function setup() {
 }
 
 const eventsOf = (tenantId: string) =>
-  t.database.db
-    .select()
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.tenantId, tenantId)))
-    .orderBy(webhookEvents.createdAt, webhookEvents.id);
+  query<{ id: string; type: string; payload: unknown }>(
+    t.database.db,
+    'SELECT id, type, payload FROM webhook_events WHERE tenant_id = $1 ORDER BY created_at, id',
+    [tenantId],
+  );
 
 describe('audience versions', () => {
   it('creates numbered drafts that read back, and records page.version.created in the outbox', async () => {

@@ -1,12 +1,13 @@
 import type { AudienceVersion, CreateAudienceVersionBodySchema } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { recordVersionEvent } from '../../webhooks/outbox.js';
 import { toApiVersion } from './audiences.mapper.js';
-import * as repo from './audiences.repo.js';
+import { nextVersionNumber, setLatestVersion, setPublishedVersion } from './audiences.repo.js';
 import type { AudiencesDeps } from './audiences.service.js';
 import { assertPageLive, requireAudience } from './audiences.service.js';
+import * as repo from './versions.repo.js';
 
 /** Statuses from which a version can still be cancelled (it was never published). */
 const CANCELLABLE = new Set(['draft', 'queued', 'pending', 'processing']);
@@ -18,7 +19,7 @@ interface VersionRef {
   versionId: string;
 }
 
-async function lockForChange(tx: Db, ref: Omit<VersionRef, 'versionId'>) {
+async function lockForChange(tx: Tx, ref: Omit<VersionRef, 'versionId'>) {
   const found = await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
   assertPageLive(found.page);
   if (found.audience.archivedAt)
@@ -26,7 +27,7 @@ async function lockForChange(tx: Db, ref: Omit<VersionRef, 'versionId'>) {
   return found;
 }
 
-async function requireVersion(db: Db, ref: VersionRef): Promise<repo.VersionRow> {
+async function requireVersion(db: Handle, ref: VersionRef): Promise<repo.VersionRow> {
   const row = await repo.findVersion(db, ref.tenantId, ref.audienceId, ref.versionId);
   if (!row) throw new NotFoundError(`Version ${ref.versionId} not found under audience ${ref.audienceId}.`);
   return row;
@@ -58,7 +59,7 @@ export async function createAudienceVersion(
       tenantId: ref.tenantId,
       pageId: ref.pageId,
       audienceId: ref.audienceId,
-      versionNumber: await repo.nextVersionNumber(tx, ref.audienceId),
+      versionNumber: await nextVersionNumber(tx, ref.audienceId),
       status: 'draft',
       isNewPageAgent: audience.isNewPageAgent,
       supplementaryContext: body.supplementaryContext ?? audience.supplementaryContext,
@@ -66,7 +67,7 @@ export async function createAudienceVersion(
       createdAt: now,
       becameDraftAt: now,
     });
-    await repo.updateAudience(tx, ref.audienceId, { latestVersionId: row.id, updatedAt: now });
+    await setLatestVersion(tx, ref.audienceId, row.id, now);
     await recordVersionEvent(tx, deps, 'page.version.created', subject(row));
     return toApiVersion(row);
   });
@@ -104,19 +105,11 @@ export async function publishAudienceVersion(
       throw new ConflictError(`Version ${ref.versionId} is ${version.status}, not a draft.`);
     const now = deps.clock();
     if (audience.publishedVersionId) {
-      const previous = await repo.updateVersion(tx, audience.publishedVersionId, {
-        status: 'archived',
-        archivedAt: now,
-        obsoleteAt: now,
-      });
+      const previous = await repo.transitionVersion(tx, audience.publishedVersionId, 'archive', now);
       await recordVersionEvent(tx, deps, 'page.version.archived', subject(previous));
     }
-    const published = await repo.updateVersion(tx, version.id, { status: 'published', publishedAt: now });
-    await repo.updateAudience(tx, ref.audienceId, {
-      publishedVersionId: version.id,
-      status: 'published',
-      updatedAt: now,
-    });
+    const published = await repo.transitionVersion(tx, version.id, 'publish', now);
+    await setPublishedVersion(tx, ref.audienceId, version.id, now);
     await recordVersionEvent(tx, deps, 'page.version.published', subject(published));
     return toApiVersion(published);
   });
@@ -137,10 +130,7 @@ export async function cancelAudienceVersion(
     if (!CANCELLABLE.has(version.status)) {
       throw new ConflictError(`Version ${ref.versionId} is ${version.status} and cannot be cancelled.`);
     }
-    const cancelled = await repo.updateVersion(tx, version.id, {
-      status: 'cancelled',
-      cancelledAt: deps.clock(),
-    });
+    const cancelled = await repo.transitionVersion(tx, version.id, 'cancel', deps.clock());
     await recordVersionEvent(tx, deps, 'page.version.cancelled', subject(cancelled));
     return toApiVersion(cancelled);
   });

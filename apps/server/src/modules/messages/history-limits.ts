@@ -3,9 +3,10 @@ import {
   MESSAGE_HISTORY_MAX_MESSAGES,
   MESSAGE_MAX_BYTES,
 } from '@customer-api/contract';
+import type { Handle, Tx } from '../../db/port.js';
 import { ValidationError } from '../../lib/errors.js';
-import type { AppDeps } from '../types.js';
-import * as repo from './messages.repo.js';
+import * as repo from './history.repo.js';
+import type { ChangeRow, ConversationRow } from './messages.repo.js';
 
 // The limits of an audience's conversation (contract: MESSAGE_MAX_BYTES, MESSAGE_HISTORY_MAX_BYTES,
 // MESSAGE_HISTORY_MAX_MESSAGES): checked when a message is written, applied again when it is read.
@@ -17,7 +18,7 @@ import * as repo from './messages.repo.js';
  * as DESIGN fixes for every bound on writes.
  */
 export async function assertWithinLimits(
-  tx: AppDeps['db'],
+  tx: Tx,
   message: { conversationId: string; id: string; seq: number },
 ): Promise<void> {
   const { conversationId, seq } = message;
@@ -58,10 +59,10 @@ const bytes = (n: number) => `${grouped(n)} bytes`;
  * database measured before a row is read, and may refuse the read or make it wait its turn.
  */
 export async function boundedHistory(
-  db: AppDeps['db'],
-  conversation: repo.ConversationRow,
+  db: Handle,
+  conversation: ConversationRow,
   admit: (bytes: number) => Promise<void>,
-): Promise<[repo.HistoryMessageRow[], repo.ChangeRow[]]> {
+): Promise<[repo.HistoryMessageRow[], ChangeRow[]]> {
   const within = await repo.firstSeqWithin(db, conversation.id, {
     count: MESSAGE_HISTORY_MAX_MESSAGES,
     bytes: MESSAGE_HISTORY_MAX_BYTES,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HISTORY_SLICE_BYTES, historySlices } from './messages.repo.js';
+import { HISTORY_SLICE_BYTES, historySlices } from './history.repo.js';
 
 const rows = (...sizes: (number | null)[]) => sizes.map((jsonBytes, i) => ({ seq: i + 1, jsonBytes }));
 

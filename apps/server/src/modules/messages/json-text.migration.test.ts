@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../../db/migrate.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
@@ -12,8 +12,9 @@ describe('the migration keeping tool calls and content parts as JSON text', () =
   it('keeps every stored value, which reads then send', async () => {
     // The columns as they were before it: jsonb.
     for (const column of ['tool_calls', 'content_parts'])
-      await t.database.db.execute(
-        sql.raw(`ALTER TABLE messages ALTER COLUMN ${column} SET DATA TYPE jsonb USING ${column}::jsonb`),
+      await query(
+        t.database.db,
+        `ALTER TABLE messages ALTER COLUMN ${column} SET DATA TYPE jsonb USING ${column}::jsonb`,
       );
     const page = await t.seed.page(t.tenant);
     const audience = await t.seed.audience(t.tenant, page.pageId);
@@ -32,7 +33,7 @@ describe('the migration keeping tool calls and content parts as JSON text', () =
     // column types would fail after them).
 
     for (const statement of (await readFile(MIGRATION, 'utf8')).split('--> statement-breakpoint'))
-      await t.database.db.execute(sql.raw(statement));
+      await query(t.database.db, statement);
 
     const after = await t.app.inject({ url: path, headers: t.auth() });
     expect(after.statusCode).toBe(200);
@@ -40,12 +41,11 @@ describe('the migration keeping tool calls and content parts as JSON text', () =
       toolCalls: posted.toolCalls,
       contentParts: posted.contentParts,
     });
-    const types = await t.database.db.execute(
-      sql.raw(`SELECT data_type FROM information_schema.columns
-        WHERE table_name = 'messages' AND column_name IN ('tool_calls', 'content_parts')`),
+    const types = await query<{ data_type: string }>(
+      t.database.db,
+      `SELECT data_type FROM information_schema.columns
+        WHERE table_name = 'messages' AND column_name IN ('tool_calls', 'content_parts')`,
     );
-    expect((types as unknown as { rows: Array<{ data_type: string }> }).rows.map((r) => r.data_type)).toEqual(
-      ['json', 'json'],
-    );
+    expect(types.map((r) => r.data_type)).toEqual(['json', 'json']);
   });
 });

@@ -5,12 +5,12 @@ import {
   MESSAGE_HISTORY_MAX_MESSAGES,
   MESSAGE_MAX_BYTES,
 } from '@customer-api/contract';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { messages as messagesTable } from '../../db/schema/index.js';
 import { newId } from '../../lib/ids.js';
 import { expectApiError } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
+import * as historyRepo from './history.repo.js';
 import * as repo from './messages.repo.js';
 
 const t = useTestApp();
@@ -50,24 +50,18 @@ async function storeDirectly(
   if (fromSeq === 2) await post(url, { role: 'user', content: 'first' });
   const conversation = await repo.findConversation(t.database.db, t.tenant.tenantId, audienceId);
   if (!conversation) throw new Error('no conversation');
-  const rows: Array<typeof messagesTable.$inferInsert> = Array.from(
-    { length: toSeq - fromSeq + 1 },
-    (_, i) => ({
-      id: newId('message'),
-      tenantId: t.tenant.tenantId,
-      conversationId: conversation.id,
-      audienceId,
-      seq: fromSeq + i,
-      role: 'user',
-      content,
-      timestampMs: fromSeq + i,
-      createdAt: new Date(),
-    }),
+  const seqs = Array.from({ length: toSeq - fromSeq + 1 }, (_, i) => fromSeq + i);
+  const ids = seqs.map(() => newId('message'));
+  // One statement whatever the number of rows: the varying columns as arrays.
+  await query(
+    t.database.db,
+    `INSERT INTO messages
+       (id, tenant_id, conversation_id, audience_id, seq, role, content, timestamp_ms, created_at)
+     SELECT r.id, $3, $4, $5, r.seq, 'user', $6, r.seq, $7::timestamptz
+     FROM unnest($1::text[], $2::int[]) AS r(id, seq)`,
+    [ids, seqs, t.tenant.tenantId, conversation.id, audienceId, content, new Date().toISOString()],
   );
-  // One statement per 500 rows keeps far below PostgreSQL's 65,535 parameters.
-  for (let i = 0; i < rows.length; i += 500)
-    await t.database.db.insert(messagesTable).values(rows.slice(i, i + 500));
-  return rows.map((r) => r.id);
+  return ids;
 }
 
 /** The messages and pending changes of a history read: what the history limit bounds. */
@@ -135,7 +129,9 @@ describe('size of a history', () => {
     expect(history.pendingChanges).toHaveLength(accepted);
     // Read in slices of about 256 KiB (one message each here), every tool call whole and in its message.
     expect(
-      repo.historySlices(Array.from({ length: accepted }, (_, i) => ({ seq: i + 1, jsonBytes: 200_050 }))),
+      historyRepo.historySlices(
+        Array.from({ length: accepted }, (_, i) => ({ seq: i + 1, jsonBytes: 200_050 })),
+      ),
     ).toHaveLength(accepted);
     for (const m of history.messages) {
       expect(m.toolCalls).toEqual([
@@ -209,20 +205,25 @@ describe('sizes stored when a message is written', () => {
     await storeDirectly(audience.audienceId, messages, 4, 5, 'written before sizes were stored');
     const conversation = await repo.findConversation(t.database.db, t.tenant.tenantId, audience.audienceId);
     if (!conversation) throw new Error('no conversation');
-    const stored = await t.database.db
-      .select({ seq: messagesTable.seq, jsonBytes: messagesTable.jsonBytes })
-      .from(messagesTable)
-      .where(eq(messagesTable.conversationId, conversation.id))
-      .orderBy(messagesTable.seq);
+    const stored = await query<{ seq: number; jsonBytes: number | null }>(
+      t.database.db,
+      'SELECT seq, json_bytes AS "jsonBytes" FROM messages WHERE conversation_id = $1 ORDER BY seq',
+      [conversation.id],
+    );
     expect(stored.map((row) => row.jsonBytes === null)).toEqual([false, false, false, true, true]);
 
     // Measured afresh with the stored sizes set aside, the total is the same.
-    const before = await repo.firstSeqWithin(t.database.db, conversation.id, { count: 10, bytes: 1e9 });
-    await t.database.db
-      .update(messagesTable)
-      .set({ jsonBytes: null })
-      .where(eq(messagesTable.conversationId, conversation.id));
-    const afresh = await repo.firstSeqWithin(t.database.db, conversation.id, { count: 10, bytes: 1e9 });
+    const before = await historyRepo.firstSeqWithin(t.database.db, conversation.id, {
+      count: 10,
+      bytes: 1e9,
+    });
+    await query(t.database.db, 'UPDATE messages SET json_bytes = NULL WHERE conversation_id = $1', [
+      conversation.id,
+    ]);
+    const afresh = await historyRepo.firstSeqWithin(t.database.db, conversation.id, {
+      count: 10,
+      bytes: 1e9,
+    });
     expect(before).toEqual(afresh);
     expect(before?.seq).toBe(1);
     // And it bounds what a read sends.

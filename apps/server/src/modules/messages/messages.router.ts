@@ -5,10 +5,10 @@ import * as service from './messages.service.js';
 
 /** An audience's conversation: read, post, restore a snapshot, publish. */
 export const messagesModule = defineModule('messages', (deps) => ({
-  getAudienceMessages: async ({ params, request }) => ({
+  getAudienceMessages: async ({ params, request, db }) => ({
     status: 200,
     body: await service.getAudienceMessages(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
@@ -17,30 +17,30 @@ export const messagesModule = defineModule('messages', (deps) => ({
       admitLargeRead(request),
     ),
   }),
-  createAudienceMessage: async ({ params, body, request }) => ({
+  createAudienceMessage: async ({ params, body, request, db }) => ({
     status: 201,
     body: await service.createAudienceMessage(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
       body,
     ),
   }),
-  restoreAudienceMessage: async ({ params, request }) => ({
+  restoreAudienceMessage: async ({ params, request, db }) => ({
     status: 200,
     body: await service.restoreAudienceMessage(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,
       params.message_id,
     ),
   }),
-  publishAudienceMessage: async ({ params, request }) => ({
+  publishAudienceMessage: async ({ params, request, db }) => ({
     status: 200,
     body: await service.publishAudienceMessage(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.page_id,
       params.audience_id,

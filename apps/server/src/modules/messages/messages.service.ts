@@ -7,18 +7,20 @@ import type {
   RestoreMessageResult,
 } from '@customer-api/contract';
 import type { z } from 'zod';
+import type { Tx } from '../../db/port.js';
 import { holdingJsonText, JsonText } from '../../http/json-text.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { updateAudience } from '../audiences/audiences.repo.js';
+import { setEditableFields } from '../audiences/audiences.repo.js';
 import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
-import type { AppDeps } from '../types.js';
+import type { ServiceDeps } from '../types.js';
 import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
+import type { HistoryMessageRow } from './history.repo.js';
 import { assertWithinLimits, boundedHistory } from './history-limits.js';
 import * as repo from './messages.repo.js';
 
 /** Dependencies of message operations. */
-export type MessagesDeps = Pick<AppDeps, 'db' | 'clock' | 'ids'>;
+export type MessagesDeps = Pick<ServiceDeps, 'db' | 'clock' | 'ids'>;
 
 interface AudienceRef {
   tenantId: string;
@@ -34,7 +36,7 @@ const toChange = (row: repo.ChangeRow): Change => ({
   status: row.status,
 });
 
-type MessageFields = Omit<repo.HistoryMessageRow, 'toolCallsJson' | 'contentPartsJson'>;
+type MessageFields = Omit<HistoryMessageRow, 'toolCallsJson' | 'contentPartsJson'>;
 
 function toMessage(
   row: MessageFields,
@@ -56,7 +58,7 @@ function toMessage(
 }
 
 /** A stored message as a history read sends it: its JSON columns as the text stored. */
-const historyMessage = (row: repo.HistoryMessageRow, changes: repo.ChangeRow[] | null): Message =>
+const historyMessage = (row: HistoryMessageRow, changes: repo.ChangeRow[] | null): Message =>
   holdingJsonText(
     toMessage(
       row,
@@ -115,7 +117,7 @@ export async function getAudienceMessages(
   };
 }
 
-async function lockLiveAudience(tx: AppDeps['db'], ref: AudienceRef) {
+async function lockLiveAudience(tx: Tx, ref: AudienceRef) {
   const found = await requireAudience(tx, ref.tenantId, ref.pageId, ref.audienceId, true);
   assertPageLive(found.page);
   if (found.audience.archivedAt)
@@ -162,7 +164,7 @@ function applyChanges(
 const preview = (value: string | null) =>
   value !== null && value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}…` : JSON.stringify(value);
 
-async function conversationFor(deps: MessagesDeps, tx: AppDeps['db'], ref: AudienceRef, now: Date) {
+async function conversationFor(deps: MessagesDeps, tx: Tx, ref: AudienceRef, now: Date) {
   return (
     (await repo.findConversation(tx, ref.tenantId, ref.audienceId)) ??
     (await repo.insertConversation(tx, {
@@ -226,7 +228,7 @@ export async function createAudienceMessage(
     };
     await repo.insertMessage(tx, row, changes);
     await assertWithinLimits(tx, row);
-    if (applied) await updateAudience(tx, audience.id, { ...state, updatedAt: now });
+    if (applied) await setEditableFields(tx, audience.id, state, now);
     await repo.touchConversation(tx, conversation.id, now);
     return toMessage(
       { ...row, hasSnapshot: row.snapshot !== null },
@@ -253,11 +255,7 @@ export async function restoreAudienceMessage(
     if (message.snapshot === null)
       throw new ConflictError(`Message ${ref.messageId} has no snapshot to restore.`);
     const snapshot = message.snapshot as AudienceState;
-    await updateAudience(tx, audience.id, {
-      supplementaryContext: snapshot.supplementaryContext,
-      metadataOverride: snapshot.metadataOverride,
-      updatedAt: deps.clock(),
-    });
+    await setEditableFields(tx, audience.id, snapshot, deps.clock());
     await repo.revertChangesAfter(tx, audience.id, message.seq);
     return { success: true, messageId: message.id };
   });

@@ -4,28 +4,28 @@ import * as service from './pages.service.js';
 
 /** Pages: list, create, read, archive, delete, restore. */
 export const pagesModule = defineModule('pages', (deps) => ({
-  listPages: async ({ query, request }) => ({
+  listPages: async ({ query, request, db }) => ({
     status: 200,
-    body: await service.listPages(deps, requireAuth(request).tenantId, query),
+    body: await service.listPages({ ...deps, db }, requireAuth(request).tenantId, query),
   }),
-  createPage: async ({ body, request }) => ({
+  createPage: async ({ body, request, db }) => ({
     status: 201,
-    body: await service.createPage(deps, requireAuth(request).tenantId, body),
+    body: await service.createPage({ ...deps, db }, requireAuth(request).tenantId, body),
   }),
-  getPage: async ({ params, request }) => ({
+  getPage: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.getPage(deps, requireAuth(request).tenantId, params.page_id),
+    body: await service.getPage({ ...deps, db }, requireAuth(request).tenantId, params.page_id),
   }),
-  archivePage: async ({ params, request }) => ({
+  archivePage: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.archivePage(deps, requireAuth(request).tenantId, params.page_id),
+    body: await service.archivePage({ ...deps, db }, requireAuth(request).tenantId, params.page_id),
   }),
-  deletePage: async ({ params, request }) => ({
+  deletePage: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.deletePage(deps, requireAuth(request).tenantId, params.page_id),
+    body: await service.deletePage({ ...deps, db }, requireAuth(request).tenantId, params.page_id),
   }),
-  restorePage: async ({ params, request }) => ({
+  restorePage: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.restorePage(deps, requireAuth(request).tenantId, params.page_id),
+    body: await service.restorePage({ ...deps, db }, requireAuth(request).tenantId, params.page_id),
   }),
 }));

@@ -6,7 +6,7 @@ import type {
   RestoredPage,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { type Clock, iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -16,7 +16,8 @@ import * as repo from './pages.repo.js';
 
 /** Dependencies of page operations. */
 export interface PagesDeps {
-  db: Db;
+  /** The request's handle (a transaction's when the request runs in one). */
+  db: Handle;
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
@@ -51,7 +52,7 @@ export function toApiPage(row: repo.PageRow): RestoredPage {
 
 /** Loads a tenant's page or throws 404 (another tenant's page is "not found", never "forbidden"). */
 export async function requirePage(
-  db: Db,
+  db: Handle,
   tenantId: string,
   pageId: string,
   forUpdate = false,
@@ -122,10 +123,11 @@ export async function archivePage(deps: PagesDeps, tenantId: string, pageId: str
     if (page.archivedAt) throw new ConflictError(`Page ${pageId} is already archived.`);
     const now = deps.clock();
     return toApiPage(
-      await repo.updatePage(tx, tenantId, pageId, {
+      await repo.setPageState(tx, tenantId, pageId, {
         status: 'archived',
         priorStatus: page.status,
         archivedAt: now,
+        deletedAt: page.deletedAt,
         updatedAt: now,
       }),
     );
@@ -138,7 +140,13 @@ export async function deletePage(deps: PagesDeps, tenantId: string, pageId: stri
     const page = await requirePage(tx, tenantId, pageId, true);
     if (page.deletedAt) throw new ConflictError(`Page ${pageId} is already deleted.`);
     const now = deps.clock();
-    const row = await repo.updatePage(tx, tenantId, pageId, { deletedAt: now, updatedAt: now });
+    const row = await repo.setPageState(tx, tenantId, pageId, {
+      status: page.status,
+      priorStatus: page.priorStatus,
+      archivedAt: page.archivedAt,
+      deletedAt: now,
+      updatedAt: now,
+    });
     await adjustCounter(tx, tenantId, PAGES_COUNTER, -1);
     return toApiPage(row);
   });
@@ -151,7 +159,7 @@ export async function restorePage(deps: PagesDeps, tenantId: string, pageId: str
     if (!page.archivedAt && !page.deletedAt)
       throw new ConflictError(`Page ${pageId} is neither archived nor deleted.`);
     const status = page.status === 'archived' ? (page.priorStatus ?? 'draft') : page.status;
-    const row = await repo.updatePage(tx, tenantId, pageId, {
+    const row = await repo.setPageState(tx, tenantId, pageId, {
       status,
       priorStatus: null,
       archivedAt: null,

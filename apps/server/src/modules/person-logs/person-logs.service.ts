@@ -38,7 +38,7 @@ export async function createPersonLog(
       updatedAt: now,
     });
     if (!inserted) throw new Error('person log insert returned no row');
-    await accountsRepo.bumpAccount(tx, person.accountId, { personLogs: 1 });
+    await accountsRepo.countPersonLog(tx, person.accountId);
     return inserted;
   });
   return {

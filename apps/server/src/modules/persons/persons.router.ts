@@ -4,8 +4,8 @@ import { createPerson } from './persons.service.js';
 
 /** Persons (contacts). */
 export const personsModule = defineModule('persons', (deps) => ({
-  createPerson: async ({ body, request }) => ({
+  createPerson: async ({ body, request, db }) => ({
     status: 201,
-    body: await createPerson(deps, requireAuth(request).tenantId, body),
+    body: await createPerson({ ...deps, db }, requireAuth(request).tenantId, body),
   }),
 }));

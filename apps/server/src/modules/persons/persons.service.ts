@@ -46,8 +46,8 @@ export async function createPerson(
       createdAt: now,
       updatedAt: now,
     });
-    const bumped = await accountsRepo.bumpAccount(tx, account.id, { linkedPersons: 1, updatedAt: now });
-    await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: bumped.linkedPersonsCount === 1 });
+    const linkedPersons = await accountsRepo.linkPerson(tx, account.id, now);
+    await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: linkedPersons === 1 });
     return person;
   });
   return toApiPerson(row);

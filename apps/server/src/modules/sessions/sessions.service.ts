@@ -6,7 +6,7 @@ import type {
   SessionInteractions,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
@@ -14,7 +14,7 @@ import * as repo from './sessions.repo.js';
 
 /** Dependencies of audience session operations. */
 export interface SessionsDeps {
-  db: Db;
+  db: Handle;
   clock: Clock;
   ids: IdSource;
 }
@@ -54,7 +54,7 @@ export async function createAudienceSession(
   };
 }
 
-async function requireSession(db: Db, tenantId: string, sessionId: string): Promise<repo.SessionRow> {
+async function requireSession(db: Handle, tenantId: string, sessionId: string): Promise<repo.SessionRow> {
   const row = await repo.findSession(db, tenantId, sessionId);
   if (!row) throw new NotFoundError(`Audience session ${sessionId} not found.`);
   return row;

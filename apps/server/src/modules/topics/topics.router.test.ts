@@ -1,7 +1,7 @@
 import { type Topic, TopicSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
-import { topicEntries } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 import { send, walk } from '../accounts/test-support.js';
 import { DEFAULT_TOPIC_TITLE } from './topics.service.js';
@@ -117,21 +117,22 @@ describe('GET /v0/topics/{topic_id}', () => {
   it('reads a topic with its entries in sortOrder', async () => {
     const created = await topic();
     const now = new Date();
-    const entry = (id: string, sortOrder: number, text: string) => ({
-      id,
-      tenantId: t.tenant.tenantId,
-      topicId: created.topicId,
-      sortOrder,
-      content: { type: 'text', content: text },
-      createdAt: now,
-      updatedAt: now,
-    });
-    await t.database.db
-      .insert(topicEntries)
-      .values([
-        entry(`topicentry_b${Date.now()}`, 2, 'second'),
-        entry(`topicentry_a${Date.now()}`, 1, 'first'),
-      ]);
+    const entry = (id: string, sortOrder: number, text: string) =>
+      query(
+        t.database.db,
+        `INSERT INTO topic_entries (id, tenant_id, topic_id, sort_order, content, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+        [
+          id,
+          t.tenant.tenantId,
+          created.topicId,
+          sortOrder,
+          JSON.stringify({ type: 'text', content: text }),
+          now.toISOString(),
+        ],
+      );
+    await entry(`topicentry_b${Date.now()}`, 2, 'second');
+    await entry(`topicentry_a${Date.now()}`, 1, 'first');
     const read = TopicSchema.parse((await send(t, 'GET', `/v0/topics/${created.topicId}`)).json());
     expect(read.entries.map((e) => [e.sortOrder, e.content])).toEqual([
       [1, { type: 'text', content: 'first' }],

@@ -4,20 +4,20 @@ import * as service from './topics.service.js';
 
 /** Knowledge topics. */
 export const topicsModule = defineModule('topics', (deps) => ({
-  listTopics: async ({ query, request }) => ({
+  listTopics: async ({ query, request, db }) => ({
     status: 200,
-    body: await service.listTopics(deps, requireAuth(request).tenantId, query),
+    body: await service.listTopics({ ...deps, db }, requireAuth(request).tenantId, query),
   }),
-  createTopic: async ({ body, request }) => ({
+  createTopic: async ({ body, request, db }) => ({
     status: 201,
-    body: await service.createTopic(deps, requireAuth(request).tenantId, body),
+    body: await service.createTopic({ ...deps, db }, requireAuth(request).tenantId, body),
   }),
-  getTopic: async ({ params, request }) => ({
+  getTopic: async ({ params, request, db }) => ({
     status: 200,
-    body: await service.getTopic(deps, requireAuth(request).tenantId, params.topic_id),
+    body: await service.getTopic({ ...deps, db }, requireAuth(request).tenantId, params.topic_id),
   }),
-  updateTopic: async ({ params, body, request }) => ({
+  updateTopic: async ({ params, body, request, db }) => ({
     status: 200,
-    body: await service.updateTopic(deps, requireAuth(request).tenantId, params.topic_id, body),
+    body: await service.updateTopic({ ...deps, db }, requireAuth(request).tenantId, params.topic_id, body),
   }),
 }));

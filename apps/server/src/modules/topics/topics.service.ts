@@ -7,7 +7,7 @@ import type {
   UpdateTopicBodySchema,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
+import type { Handle } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -17,7 +17,7 @@ import * as repo from './topics.repo.js';
 
 /** Dependencies of topic operations. */
 export interface TopicsDeps {
-  db: Db;
+  db: Handle;
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
@@ -52,7 +52,7 @@ function toApiTopic(row: repo.TopicRow, entries: repo.TopicEntryRow[]): Topic {
   };
 }
 
-async function withEntries(db: Db, tenantId: string, rows: repo.TopicRow[]): Promise<Topic[]> {
+async function withEntries(db: Handle, tenantId: string, rows: repo.TopicRow[]): Promise<Topic[]> {
   const entries = await repo.listEntries(
     db,
     tenantId,

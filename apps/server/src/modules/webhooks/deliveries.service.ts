@@ -16,7 +16,7 @@ import {
   queueAttempts,
   type SubscriptionRow,
 } from '../../webhooks/deliveries.repo.js';
-import * as repo from './webhooks.repo.js';
+import * as repo from './deliveries.repo.js';
 import { requireSubscription, type WebhooksDeps } from './webhooks.service.js';
 
 /** Maps a stored attempt to the API shape. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../db/client.js';
+import { type Database, openDatabase } from '../../db/database.js';
 import { systemClock } from '../../lib/clock.js';
 import { ConflictError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';

@@ -1,18 +1,53 @@
-import { and, count, desc, eq, isNull, max, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { webhookDeliveries, webhookSubscriptions } from '../../db/schema/index.js';
+import type { Handle, Tx } from '../../db/port.js';
+import { webhookSubscriptions } from '../../db/schema/index.js';
+import {
+  bool,
+  columns,
+  insertValues,
+  int,
+  nullable,
+  type Param,
+  raw,
+  rowOf,
+  type Sql,
+  sql,
+  statement,
+  text,
+  textArray,
+  timestamptz,
+} from '../../db/sql.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
-import type { DeliveryRow, SubscriptionRow } from '../../webhooks/deliveries.repo.js';
+import type { SubscriptionRow } from '../../webhooks/deliveries.repo.js';
 
-/** Columns of a subscription that operations change. */
-export type SubscriptionPatch = Partial<Omit<SubscriptionRow, 'id' | 'tenantId' | 'createdAt'>>;
+const SUBSCRIPTION = columns(webhookSubscriptions);
+
+/** A subscription as created (the columns not given start empty). */
+export type NewSubscription = Pick<
+  SubscriptionRow,
+  'id' | 'tenantId' | 'url' | 'eventTypes' | 'description' | 'status' | 'secret' | 'createdAt' | 'updatedAt'
+>;
+
+const insert = statement({
+  name: 'webhook_subscription_insert',
+  params: {
+    id: text,
+    tenantId: text,
+    url: text,
+    eventTypes: textArray,
+    description: nullable(text),
+    status: text,
+    secret: text,
+    createdAt: timestamptz,
+    updatedAt: timestamptz,
+  },
+  sql: (p) =>
+    sql`INSERT INTO webhook_subscriptions ${insertValues(webhookSubscriptions, p)} RETURNING ${SUBSCRIPTION}`,
+  row: rowOf<SubscriptionRow>(),
+});
 
 /** Inserts a subscription. */
-export async function insertSubscription(
-  db: Db,
-  row: typeof webhookSubscriptions.$inferInsert,
-): Promise<SubscriptionRow> {
-  const [inserted] = await db.insert(webhookSubscriptions).values(row).returning();
+export async function insertSubscription(db: Handle, row: NewSubscription): Promise<SubscriptionRow> {
+  const inserted = await db.first(insert, row);
   if (!inserted) throw new Error('insert returned no row');
   return inserted;
 }
@@ -20,140 +55,181 @@ export async function insertSubscription(
 /** Key space of the per-tenant subscription lock (an arbitrary constant: 'whsu'). */
 const SUBSCRIPTION_LOCK_SPACE = 0x77687375;
 
+const lockTenant = statement({
+  name: 'webhook_subscriptions_lock_tenant',
+  params: { tenantId: text },
+  sql: (p) =>
+    sql`SELECT pg_advisory_xact_lock(${raw(String(SUBSCRIPTION_LOCK_SPACE))}::int, hashtext(${p.tenantId}))`,
+});
+
 /**
  * Serialises a tenant's subscription creates until the transaction ends, in every process: a
  * transaction-level advisory lock, so concurrent creates cannot all count below the cap.
  */
-export async function lockTenantSubscriptions(tx: Db, tenantId: string): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${SUBSCRIPTION_LOCK_SPACE}::int, hashtext(${tenantId}))`);
+export async function lockTenantSubscriptions(tx: Tx, tenantId: string): Promise<void> {
+  await tx.run(lockTenant, { tenantId });
 }
+
+const countLive = statement({
+  name: 'webhook_subscriptions_count_live',
+  params: { tenantId: text },
+  sql: (p) =>
+    sql`SELECT count(*) AS n FROM webhook_subscriptions WHERE tenant_id = ${p.tenantId} AND deleted_at IS NULL`,
+  row: rowOf<{ n: number }>(),
+});
 
 /** How many subscriptions a tenant has that are not deleted (disabled ones count). */
-export async function countLiveSubscriptions(db: Db, tenantId: string): Promise<number> {
-  const s = webhookSubscriptions;
-  const [row] = await db
-    .select({ n: count() })
-    .from(s)
-    .where(and(eq(s.tenantId, tenantId), isNull(s.deletedAt)));
-  return row?.n ?? 0;
+export async function countLiveSubscriptions(db: Handle, tenantId: string): Promise<number> {
+  return (await db.first(countLive, { tenantId }))?.n ?? 0;
 }
 
+/** A tenant's live subscription by id. */
+const liveSubscription = (p: { tenantId: Param<string>; id: Param<string> }): Sql =>
+  sql`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND deleted_at IS NULL`;
+
+const byId = statement({
+  name: 'webhook_subscription_by_id',
+  params: { tenantId: text, id: text },
+  sql: (p) => liveSubscription(p),
+  row: rowOf<SubscriptionRow>(),
+});
+
+const byIdLocked = statement({
+  name: 'webhook_subscription_by_id_locked',
+  params: { tenantId: text, id: text },
+  sql: (p) => sql`${liveSubscription(p)} FOR UPDATE`,
+  row: rowOf<SubscriptionRow>(),
+});
+
 /** Finds a tenant's live (not deleted) subscription; `forUpdate` locks it. */
-export async function findSubscription(
-  db: Db,
+export function findSubscription(
+  db: Handle,
   tenantId: string,
   id: string,
   forUpdate = false,
 ): Promise<SubscriptionRow | undefined> {
-  const s = webhookSubscriptions;
-  const query = db
-    .select()
-    .from(s)
-    .where(and(eq(s.tenantId, tenantId), eq(s.id, id), isNull(s.deletedAt)));
-  const rows = forUpdate ? await query.for('update') : await query;
-  return rows[0];
+  return db.first(forUpdate ? byIdLocked : byId, { tenantId, id });
 }
 
+/** A tenant's live subscriptions. */
+const liveOfTenant = (tenantId: Param<string>): Sql =>
+  sql`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions WHERE tenant_id = ${tenantId} AND deleted_at IS NULL`;
+const NEWEST_FIRST = sql`ORDER BY created_at DESC, id DESC`;
+
+const listFirst = statement({
+  name: 'webhook_subscriptions_list_first',
+  params: { tenantId: text, take: int },
+  sql: (p) => sql`${liveOfTenant(p.tenantId)} ${NEWEST_FIRST} LIMIT ${p.take}`,
+  row: rowOf<SubscriptionRow>(),
+});
+
+const listAfter = statement({
+  name: 'webhook_subscriptions_list_after',
+  params: { tenantId: text, take: int, createdAt: timestamptz, id: text },
+  sql: (p) => sql`${liveOfTenant(p.tenantId)} AND ${keysetAfter(p)} ${NEWEST_FIRST} LIMIT ${p.take}`,
+  row: rowOf<SubscriptionRow>(),
+});
+
 /** One keyset page of a tenant's live subscriptions, newest first. */
-export async function listSubscriptions(
-  db: Db,
+export function listSubscriptions(
+  db: Handle,
   tenantId: string,
   take: number,
   after?: KeysetPosition,
 ): Promise<SubscriptionRow[]> {
-  const s = webhookSubscriptions;
-  return db
-    .select()
-    .from(s)
-    .where(
-      and(
-        eq(s.tenantId, tenantId),
-        isNull(s.deletedAt),
-        after ? keysetAfter(s.createdAt, s.id, after) : undefined,
-      ),
-    )
-    .orderBy(desc(s.createdAt), desc(s.id))
-    .limit(take);
+  return after
+    ? db.all(listAfter, { tenantId, take, createdAt: after.createdAt, id: after.id })
+    : db.all(listFirst, { tenantId, take });
 }
+
+/** What an update of a subscription writes: each field given is set, each absent one kept. */
+export interface SubscriptionChange {
+  url?: string | undefined;
+  eventTypes?: SubscriptionRow['eventTypes'] | undefined;
+  /** A description, or null to remove it. */
+  description?: string | null | undefined;
+  /** Back to active: the disabled reason and the failure run are cleared with it. */
+  reactivate: boolean;
+  updatedAt: Date;
+}
+
+/*
+ * One statement for every combination of fields an update gives: an absent field keeps its column
+ * (`coalesce`, or `CASE` for the description, which null removes).
+ */
+const update = statement({
+  name: 'webhook_subscription_update',
+  params: {
+    id: text,
+    url: nullable(text),
+    eventTypes: nullable(textArray),
+    setDescription: bool,
+    description: nullable(text),
+    reactivate: bool,
+    updatedAt: timestamptz,
+  },
+  sql: (p) => sql`UPDATE webhook_subscriptions SET
+  url = coalesce(${p.url}::text, url),
+  event_types = coalesce(${p.eventTypes}::text[], event_types),
+  description = CASE WHEN ${p.setDescription}::boolean THEN ${p.description}::text ELSE description END,
+  status = CASE WHEN ${p.reactivate}::boolean THEN 'active' ELSE status END,
+  disabled_reason = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE disabled_reason END,
+  failing_since = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE failing_since END,
+  updated_at = ${p.updatedAt}
+WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+  row: rowOf<SubscriptionRow>(),
+});
 
 /** Updates a subscription and returns it. */
 export async function updateSubscription(
-  db: Db,
+  db: Handle,
   id: string,
-  patch: SubscriptionPatch,
+  change: SubscriptionChange,
 ): Promise<SubscriptionRow> {
-  const [row] = await db
-    .update(webhookSubscriptions)
-    .set(patch)
-    .where(eq(webhookSubscriptions.id, id))
-    .returning();
+  const row = await db.first(update, {
+    id,
+    url: change.url,
+    eventTypes: change.eventTypes,
+    setDescription: change.description !== undefined,
+    description: change.description,
+    reactivate: change.reactivate,
+    updatedAt: change.updatedAt,
+  });
   if (!row) throw new Error(`subscription ${id} vanished during update`);
   return row;
 }
 
-/** One keyset page of a subscription's delivery attempts, newest first. */
-export async function listDeliveries(
-  db: Db,
-  subscriptionId: string,
-  take: number,
-  after?: KeysetPosition,
-): Promise<DeliveryRow[]> {
-  const d = webhookDeliveries;
-  return db
-    .select()
-    .from(d)
-    .where(
-      and(eq(d.subscriptionId, subscriptionId), after ? keysetAfter(d.createdAt, d.id, after) : undefined),
-    )
-    .orderBy(desc(d.createdAt), desc(d.id))
-    .limit(take);
-}
+/** The columns a rotation of the signing secret writes. */
+export type SecretRotation = Pick<
+  SubscriptionRow,
+  'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'updatedAt'
+>;
 
-/** A subscription's delivery attempt. */
-export async function findDelivery(
-  db: Db,
-  subscriptionId: string,
-  deliveryId: string,
-): Promise<DeliveryRow | undefined> {
-  const d = webhookDeliveries;
-  const rows = await db
-    .select()
-    .from(d)
-    .where(and(eq(d.subscriptionId, subscriptionId), eq(d.id, deliveryId)));
-  return rows[0];
-}
+const rotate = statement({
+  name: 'webhook_subscription_rotate_secret',
+  params: {
+    id: text,
+    secret: text,
+    previousSecret: nullable(text),
+    previousSecretExpiresAt: nullable(timestamptz),
+    updatedAt: timestamptz,
+  },
+  sql: (
+    p,
+  ) => sql`UPDATE webhook_subscriptions SET secret = ${p.secret}, previous_secret = ${p.previousSecret},
+  previous_secret_expires_at = ${p.previousSecretExpiresAt}, updated_at = ${p.updatedAt}
+WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+  row: rowOf<SubscriptionRow>(),
+});
 
-/** The highest attempt number of an event to a subscription (0 when none). */
-export async function lastAttempt(db: Db, subscriptionId: string, eventId: string): Promise<number> {
-  const d = webhookDeliveries;
-  const [row] = await db
-    .select({ attempt: max(d.attempt) })
-    .from(d)
-    .where(and(eq(d.subscriptionId, subscriptionId), eq(d.eventId, eventId)));
-  return row?.attempt ?? 0;
-}
-
-/** An event whose delivery to a subscription failed for good. */
-export interface FailedEvent {
-  eventId: string;
-  eventType: DeliveryRow['eventType'];
-  lastAttempt: number;
-}
-
-/**
- * Events with a failed attempt since `since` and, so far, neither a successful attempt nor one
- * still queued: the ones recovery sends again.
- */
-export async function failedEventsSince(db: Db, subscriptionId: string, since: Date): Promise<FailedEvent[]> {
-  const d = webhookDeliveries;
-  return db
-    .select({ eventId: d.eventId, eventType: d.eventType, lastAttempt: sql<number>`max(${d.attempt})::int` })
-    .from(d)
-    .where(eq(d.subscriptionId, subscriptionId))
-    .groupBy(d.eventId, d.eventType)
-    .having(
-      sql`bool_or(${d.status} = 'failed' and ${d.createdAt} >= ${since.toISOString()}::timestamptz)
-        and not bool_or(${d.status} in ('succeeded', 'pending'))`,
-    )
-    .orderBy(d.eventId);
+/** Writes a subscription's new signing secret (and the one it replaces) and returns it. */
+export async function rotateSecret(
+  db: Handle,
+  id: string,
+  rotation: SecretRotation,
+): Promise<SubscriptionRow> {
+  const row = await db.first(rotate, { id, ...rotation });
+  if (!row) throw new Error(`subscription ${id} vanished during update`);
+  return row;
 }

@@ -3,10 +3,9 @@ import {
   WebhookSubscriptionSchema,
   WebhookSubscriptionWithSecretSchema,
 } from '@customer-api/contract';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookSubscriptions } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
@@ -165,13 +164,14 @@ describe('POST /v0/webhook_subscriptions/{id}/rotate_secret', () => {
     const rotated = WebhookSubscriptionWithSecretSchema.parse(res.json());
     expect(rotated.signingSecret).not.toBe(created.signingSecret);
     expect(rotated.webhookSubscriptionId).toBe(created.webhookSubscriptionId);
-    const [row] = await t.database.db
-      .select()
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.id, created.webhookSubscriptionId));
+    const [row] = await query<{ secret: string; previous_secret: string; previous_secret_expires_at: Date }>(
+      t.database.db,
+      'SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_subscriptions WHERE id = $1',
+      [created.webhookSubscriptionId],
+    );
     expect(row?.secret).toBe(rotated.signingSecret);
-    expect(row?.previousSecret).toBe(created.signingSecret);
-    const overlap = (row?.previousSecretExpiresAt?.getTime() ?? 0) - before;
+    expect(row?.previous_secret).toBe(created.signingSecret);
+    const overlap = (row?.previous_secret_expires_at.getTime() ?? 0) - before;
     expect(overlap).toBeGreaterThanOrEqual(24 * 3600 * 1000);
     expect(overlap).toBeLessThan(24 * 3600 * 1000 + 60_000);
   });
@@ -213,10 +213,11 @@ describe('deliveries, redelivery and recovery', () => {
       await post(`/v0/webhook_subscriptions/${id}/recover`, { since: 'yesterday' }),
       'VALIDATION_ERROR',
     );
-    await t.database.db
-      .update(webhookSubscriptions)
-      .set({ status: 'disabled', disabledReason: 'The receiver answered 410 Gone.' })
-      .where(eq(webhookSubscriptions.id, id));
+    await query(
+      t.database.db,
+      "UPDATE webhook_subscriptions SET status = 'disabled', disabled_reason = 'The receiver answered 410 Gone.' WHERE id = $1",
+      [id],
+    );
     expectApiError(await post(`/v0/webhook_subscriptions/${id}/recover`, { since }), 'CONFLICT');
   });
 

@@ -5,69 +5,69 @@ import * as service from './webhooks.service.js';
 
 /** Webhook subscriptions, their delivery log, redelivery and recovery. */
 export const webhooksModule = defineModule('webhooks', (deps) => ({
-  createWebhookSubscription: async ({ body, request }) => ({
+  createWebhookSubscription: async ({ body, request, db }) => ({
     status: 201,
-    body: await service.createWebhookSubscription(deps, requireAuth(request).tenantId, body),
+    body: await service.createWebhookSubscription({ ...deps, db }, requireAuth(request).tenantId, body),
   }),
-  listWebhookSubscriptions: async ({ query, request }) => ({
+  listWebhookSubscriptions: async ({ query, request, db }) => ({
     status: 200,
-    body: await service.listWebhookSubscriptions(deps, requireAuth(request).tenantId, query),
+    body: await service.listWebhookSubscriptions({ ...deps, db }, requireAuth(request).tenantId, query),
   }),
-  getWebhookSubscription: async ({ params, request }) => ({
+  getWebhookSubscription: async ({ params, request, db }) => ({
     status: 200,
     body: await service.getWebhookSubscription(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
     ),
   }),
-  deleteWebhookSubscription: async ({ params, request }) => ({
+  deleteWebhookSubscription: async ({ params, request, db }) => ({
     status: 200,
     body: await service.deleteWebhookSubscription(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
     ),
   }),
-  updateWebhookSubscription: async ({ params, body, request }) => ({
+  updateWebhookSubscription: async ({ params, body, request, db }) => ({
     status: 200,
     body: await service.updateWebhookSubscription(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
       body,
     ),
   }),
-  rotateWebhookSubscriptionSecret: async ({ params, request }) => ({
+  rotateWebhookSubscriptionSecret: async ({ params, request, db }) => ({
     status: 200,
     body: await service.rotateWebhookSubscriptionSecret(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
     ),
   }),
-  listWebhookDeliveries: async ({ params, query, request }) => ({
+  listWebhookDeliveries: async ({ params, query, request, db }) => ({
     status: 200,
     body: await deliveries.listWebhookDeliveries(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
       query,
     ),
   }),
-  redeliverWebhookDelivery: async ({ params, request }) => ({
+  redeliverWebhookDelivery: async ({ params, request, db }) => ({
     status: 202,
     body: await deliveries.redeliverWebhookDelivery(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
       params.delivery_id,
     ),
   }),
-  recoverWebhookDeliveries: async ({ params, body, request }) => ({
+  recoverWebhookDeliveries: async ({ params, body, request, db }) => ({
     status: 202,
     body: await deliveries.recoverWebhookDeliveries(
-      deps,
+      { ...deps, db },
       requireAuth(request).tenantId,
       params.webhook_subscription_id,
       body,

@@ -8,7 +8,7 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -21,7 +21,8 @@ import * as repo from './webhooks.repo.js';
 
 /** Dependencies of webhook subscription operations. */
 export interface WebhooksDeps {
-  db: Db;
+  /** The request's handle (a transaction's when the request runs in one). */
+  db: Handle;
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
@@ -50,7 +51,7 @@ export function toApiSubscription(row: SubscriptionRow): WebhookSubscription {
 
 /** Loads a tenant's live subscription or throws 404. */
 export async function requireSubscription(
-  db: Db,
+  db: Handle,
   tenantId: string,
   id: string,
   forUpdate = false,
@@ -92,7 +93,7 @@ function checkReceiverUrl(url: string, allowInsecure: boolean): void {
  * can cause. The lock holds until the caller's transaction ends, so concurrent creates (from any
  * process) are counted one after another and never pass the cap together.
  */
-async function requireRoomForOne(tx: Db, tenantId: string, max: number): Promise<void> {
+async function requireRoomForOne(tx: Tx, tenantId: string, max: number): Promise<void> {
   await repo.lockTenantSubscriptions(tx, tenantId);
   const live = await repo.countLiveSubscriptions(tx, tenantId);
   if (live >= max) {
@@ -184,18 +185,19 @@ export async function updateWebhookSubscription(
   const now = deps.clock();
   const row = await deps.db.transaction(async (tx) => {
     const current = await requireSubscription(tx, tenantId, id, true);
-    const fields: repo.SubscriptionPatch = {
-      ...(body.url === undefined ? {} : { url: body.url }),
-      ...(body.eventTypes === undefined ? {} : { eventTypes: [...new Set(body.eventTypes)] }),
-      ...(body.description === undefined ? {} : { description: body.description }),
+    const change: repo.SubscriptionChange = {
+      url: body.url,
+      eventTypes: body.eventTypes === undefined ? undefined : [...new Set(body.eventTypes)],
+      description: body.description,
+      reactivate: false,
       updatedAt: now,
     };
     if (body.status === 'disabled' && current.status === 'active') {
       await disableSubscription(tx, id, 'Disabled by the tenant.', now);
     } else if (body.status === 'active' && current.status === 'disabled') {
-      Object.assign(fields, { status: 'active', disabledReason: null, failingSince: null });
+      change.reactivate = true;
     }
-    return repo.updateSubscription(tx, id, fields);
+    return repo.updateSubscription(tx, id, change);
   });
   return toApiSubscription(row);
 }
@@ -214,7 +216,7 @@ export async function rotateWebhookSubscriptionSecret(
   const secret = generateSigningSecret();
   const row = await deps.db.transaction(async (tx) => {
     const current = await requireSubscription(tx, tenantId, id, true);
-    return repo.updateSubscription(tx, id, {
+    return repo.rotateSecret(tx, id, {
       secret,
       previousSecret: current.secret,
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),

@@ -1,8 +1,7 @@
 import { WebhookSubscriptionSchema, WebhookSubscriptionWithSecretSchema } from '@customer-api/contract';
-import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { webhookSubscriptions } from '../../db/schema/index.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
+import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 
 const t = useTestApp();
@@ -66,17 +65,19 @@ describe('PATCH /v0/webhook_subscriptions/{webhook_subscription_id}', () => {
     const paused = (await patch(sub.webhookSubscriptionId, { status: 'disabled' })).json();
     expect(paused).toMatchObject({ status: 'disabled', disabledReason: 'Disabled by the tenant.' });
     // As the dispatcher leaves it after five days of failures.
-    await t.database.db
-      .update(webhookSubscriptions)
-      .set({ disabledReason: 'Every delivery failed for 5 days.', failingSince: new Date(0) })
-      .where(eq(webhookSubscriptions.id, sub.webhookSubscriptionId));
+    await query(
+      t.database.db,
+      "UPDATE webhook_subscriptions SET disabled_reason = 'Every delivery failed for 5 days.', failing_since = $1 WHERE id = $2",
+      [new Date(0).toISOString(), sub.webhookSubscriptionId],
+    );
     const resumed = await patch(sub.webhookSubscriptionId, { status: 'active' });
     expect(resumed.json()).toMatchObject({ status: 'active', disabledReason: null });
-    const [row] = await t.database.db
-      .select()
-      .from(webhookSubscriptions)
-      .where(eq(webhookSubscriptions.id, sub.webhookSubscriptionId));
-    expect(row?.failingSince).toBeNull();
+    const [row] = await query(
+      t.database.db,
+      'SELECT failing_since FROM webhook_subscriptions WHERE id = $1',
+      [sub.webhookSubscriptionId],
+    );
+    expect(row?.failing_since).toBeNull();
     // Setting the status it already has changes nothing.
     expect((await patch(sub.webhookSubscriptionId, { status: 'active' })).json().status).toBe('active');
   });

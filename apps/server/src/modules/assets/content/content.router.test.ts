@@ -2,13 +2,16 @@ import { AssetSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../../app.js';
 import { loadTestSettings } from '../../../config.js';
-import { openDatabase } from '../../../db/client.js';
+import { openDatabase } from '../../../db/database.js';
+import { TenantShare } from '../../../db/tenant-share.js';
 import { expectApiError, itEnforcesAuth } from '../../../test/http-cases.js';
 import { TEST_BASE_URL, useTestApp } from '../../../test/test-app.js';
 import { createAsset, getLink, putBytes } from './test-support.js';
 
 const MAX = 64 * 1024;
-const t = useTestApp({ env: { ASSET_MAX_BYTES: String(MAX) } });
+// A tenant's share of the database: 2 units, and no queue, so going over is answered at once.
+const share = new TenantShare({ concurrency: 2, queueMs: 0 });
+const t = useTestApp({ env: { ASSET_MAX_BYTES: String(MAX) }, tenantShare: share });
 
 const bytes = (n: number, seed = 1) => Buffer.from(Array.from({ length: n }, (_, i) => (i * seed + 7) % 256));
 
@@ -121,6 +124,21 @@ describe('PUT /v0/assets/{asset_id}/content', () => {
       }
     },
   );
+
+  it('runs an upload in the tenant’s share of the database; a signed download needs none', async () => {
+    const asset = await createAsset(t);
+    await putBytes(t, asset.assetId, 'stored');
+    // The tenant's two units are held (as two slow statements would hold them).
+    const held = await Promise.all([share.acquire(t.tenant.tenantId), share.acquire(t.tenant.tenantId)]);
+    try {
+      expectApiError(await putBytes(t, asset.assetId, 'refused'), 'RATE_LIMITED');
+      expect((await getLink(t, asset.downloadUrl)).body).toBe('stored');
+    } finally {
+      for (const release of held) release();
+    }
+    expect((await putBytes(t, asset.assetId, 'accepted')).statusCode).toBe(200);
+    expect((await getLink(t, asset.downloadUrl)).body).toBe('accepted');
+  });
 
   itEnforcesAuth(
     t,

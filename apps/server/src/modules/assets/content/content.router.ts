@@ -29,7 +29,8 @@ function declaredLength(request: FastifyRequest): number | undefined {
 
 /**
  * `PUT /v0/assets/{asset_id}/content` and `…/preview`: the raw body, any media type, streamed to
- * the store. Register in the authenticated `/v0` scope (auth, rate limit, tenant share). The
+ * the store. Register in the authenticated `/v0` scope (auth, rate limit); its statements run on
+ * the tenant's handle (`deps.tenantDb`), so they hold the tenant's share of connections. The
  * routes live in their own scope whose only parser hands the body stream through untouched, so
  * neither the JSON parser nor its 1 MiB limit applies to them.
  */
@@ -44,7 +45,8 @@ export function registerContentUploads(scope: FastifyInstance, deps: service.Con
     const upload = (kind: ContentKind) => async (request: AssetRequest) => {
       const { tenantId } = requireAuth(request);
       const body = (request.body as Readable | undefined) ?? Readable.from([]);
-      return service.putContent(deps, tenantId, request.params.asset_id, kind, {
+      const db = deps.tenantDb(tenantId);
+      return service.putContent({ ...deps, db }, tenantId, request.params.asset_id, kind, {
         body,
         contentType: contentTypeOf(request),
         declaredLength: declaredLength(request),
@@ -57,7 +59,8 @@ export function registerContentUploads(scope: FastifyInstance, deps: service.Con
 
 /**
  * `GET /v0/assets/{asset_id}/download` and `…/preview/download`: no API key, the signed link is
- * the credential. Register at the root, outside the authenticated scope.
+ * the credential. Register at the root, outside the authenticated scope; the link names no
+ * tenant, so its statements run on `deps.db`.
  */
 export function registerContentDownloads(app: FastifyInstance, deps: service.ContentDeps): void {
   const download = (kind: ContentKind) => async (request: AssetRequest, reply: FastifyReply) => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Asset } from '@customer-api/contract';
-import type { Db } from '../../../db/client.js';
+import type { Db, Handle } from '../../../db/port.js';
 import type { Clock } from '../../../lib/clock.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { IdSource } from '../../../lib/ids.js';
@@ -12,7 +12,13 @@ import type { AssetStore } from './store.js';
 
 /** Dependencies of content uploads and downloads. */
 export interface ContentDeps {
-  db: Db;
+  /**
+   * The handle the statements run on: the app's `Database.db`, of no tenant, for downloads (a
+   * signed link names none); an upload's router passes its tenant's handle (`tenantDb`) instead.
+   */
+  db: Handle;
+  /** The handle of a tenant's requests: its statements hold the tenant's share of connections. */
+  tenantDb: (tenantId: string) => Db;
   clock: Clock;
   ids: IdSource;
   store: AssetStore;
@@ -48,7 +54,7 @@ async function* measured(
   out.sha256 = hash.digest('base64url');
 }
 
-async function requireAsset(db: Db, tenantId: string, assetId: string): Promise<assetsRepo.AssetRow> {
+async function requireAsset(db: Handle, tenantId: string, assetId: string): Promise<assetsRepo.AssetRow> {
   const asset = await assetsRepo.findAsset(db, tenantId, assetId);
   // Another tenant's asset is "not found" like an unknown one.
   if (!asset || asset.deletedAt) throw new NotFoundError(`Asset ${assetId} not found.`);
@@ -90,7 +96,7 @@ export async function putContent(
         sha256: measure.sha256,
         updatedAt: now,
       });
-      return assetsRepo.updateAsset(tx, assetId, { updatedAt: now });
+      return assetsRepo.touchAsset(tx, assetId, now);
     });
   } catch (err) {
     await deps.store.delete(blobId);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../../../config.js';
-import type { Database } from '../../../db/client.js';
+import type { Database } from '../../../db/database.js';
 import { DirectoryStore } from './directory-store.js';
 import { PostgresStore } from './postgres-store.js';
 import type { AssetStore } from './store.js';
@@ -16,7 +16,7 @@ export async function openAssetStore(
   database: Database,
   config: Pick<Config, 'dataDir'>,
 ): Promise<AssetStore> {
-  if (database.kind === 'postgres' && database.pool) return new PostgresStore(database.pool);
+  if (database.kind === 'postgres') return new PostgresStore(database.db);
   if (!config.dataDir.startsWith('memory://')) return new DirectoryStore(join(config.dataDir, 'assets'));
   const dir = await mkdtemp(join(tmpdir(), 'customer-api-assets-'));
   const store: AssetStore = new DirectoryStore(dir);

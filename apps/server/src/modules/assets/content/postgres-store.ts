@@ -1,17 +1,46 @@
 import { Readable } from 'node:stream';
-import type pg from 'pg';
+import type { Db } from '../../../db/port.js';
+import { bytea, int, rowOf, sql, statement, text } from '../../../db/sql.js';
 import { type AssetStore, assertBlobId } from './store.js';
 
 /** Bytes per stored row: large enough to keep rows few, small enough to stay flat in memory. */
 export const CHUNK_BYTES = 1024 * 1024;
 
+const insertChunk = statement({
+  name: 'asset_chunk_insert',
+  params: { blobId: text, seq: int, data: bytea },
+  sql: (p) => sql`INSERT INTO asset_chunks (blob_id, seq, data) VALUES (${p.blobId}, ${p.seq}, ${p.data})`,
+});
+
+const chunkBySeq = statement({
+  name: 'asset_chunk_by_seq',
+  params: { blobId: text, seq: int },
+  sql: (p) => sql`SELECT data FROM asset_chunks WHERE blob_id = ${p.blobId} AND seq = ${p.seq}`,
+  row: rowOf<{ data: Buffer }>(),
+});
+
+const blobSize = statement({
+  name: 'asset_chunks_size',
+  params: { blobId: text },
+  sql: (p) =>
+    sql`SELECT count(*) AS n, sum(length(data)) AS size FROM asset_chunks WHERE blob_id = ${p.blobId}`,
+  row: rowOf<{ n: number; size: number | null }>(),
+});
+
+const deleteChunks = statement({
+  name: 'asset_chunks_delete',
+  params: { blobId: text },
+  sql: (p) => sql`DELETE FROM asset_chunks WHERE blob_id = ${p.blobId}`,
+});
+
 /**
  * Blobs as 1 MiB `bytea` rows of `asset_chunks` in PostgreSQL, so every server process sharing
  * the database serves every file. Each chunk is its own statement (the statement timeout holds);
- * a failed upload deletes what it wrote.
+ * a failed upload deletes what it wrote. Its statements run on `db`, the handle of no tenant
+ * (`Database.db`): the store serves signed download links too, which name no tenant.
  */
 export class PostgresStore implements AssetStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly db: Db) {}
 
   async put(blobId: string, body: AsyncIterable<Buffer>): Promise<void> {
     assertBlobId(blobId);
@@ -23,11 +52,7 @@ export class PostgresStore implements AssetStore {
       const chunk = all.subarray(0, bytes);
       pending = bytes < all.length ? [all.subarray(bytes)] : [];
       pendingBytes = all.length - bytes;
-      await this.pool.query('INSERT INTO asset_chunks (blob_id, seq, data) VALUES ($1, $2, $3)', [
-        blobId,
-        seq,
-        chunk,
-      ]);
+      await this.db.run(insertChunk, { blobId, seq, data: chunk });
       seq += 1;
     };
     try {
@@ -66,25 +91,17 @@ export class PostgresStore implements AssetStore {
   }
 
   private async chunk(blobId: string, seq: number): Promise<Buffer | undefined> {
-    const { rows } = await this.pool.query<{ data: Buffer }>(
-      'SELECT data FROM asset_chunks WHERE blob_id = $1 AND seq = $2',
-      [blobId, seq],
-    );
-    return rows[0]?.data;
+    return (await this.db.first(chunkBySeq, { blobId, seq }))?.data;
   }
 
   async stat(blobId: string): Promise<number | undefined> {
     assertBlobId(blobId);
-    const { rows } = await this.pool.query<{ n: string; size: string | null }>(
-      'SELECT count(*) AS n, sum(length(data)) AS size FROM asset_chunks WHERE blob_id = $1',
-      [blobId],
-    );
-    const row = rows[0];
-    return row && Number(row.n) > 0 ? Number(row.size) : undefined;
+    const row = await this.db.first(blobSize, { blobId });
+    return row && row.n > 0 ? Number(row.size) : undefined;
   }
 
   async delete(blobId: string): Promise<void> {
     assertBlobId(blobId);
-    await this.pool.query('DELETE FROM asset_chunks WHERE blob_id = $1', [blobId]);
+    await this.db.run(deleteChunks, { blobId });
   }
 }

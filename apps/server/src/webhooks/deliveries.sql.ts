@@ -1,0 +1,92 @@
+import {
+  type Input,
+  intArray,
+  type Refs,
+  raw,
+  type Sql,
+  sql,
+  textArray,
+  timestamptzArray,
+} from '../db/sql.js';
+
+// Pieces of the delivery engine's statements, over named parameters: the attempts' insert (fan-out,
+// retries, redeliveries) and the successes' batch record (alone, or with the next claim).
+
+/** The parameters of {@link unnestAttempts}: one array per column, whatever the number of attempts. */
+export const ATTEMPT_PARAMS = {
+  attemptIds: textArray,
+  attemptTenantIds: textArray,
+  attemptSubscriptionIds: textArray,
+  attemptEventIds: textArray,
+  attemptEventTypes: textArray,
+  attemptNumbers: intArray,
+  attemptRetrySteps: intArray,
+  attemptCreatedAt: timestamptzArray,
+  attemptNextAt: timestamptzArray,
+  attemptScopes: textArray,
+};
+
+/** `unnest(…) AS a(…)`: the attempts of `attemptInput` (deliveries.repo.ts), one array parameter per column. */
+export function unnestAttempts(p: Refs<typeof ATTEMPT_PARAMS>): Sql {
+  return sql`unnest(${p.attemptIds}::text[], ${p.attemptTenantIds}::text[], ${p.attemptSubscriptionIds}::text[],
+${p.attemptEventIds}::text[], ${p.attemptEventTypes}::text[], ${p.attemptNumbers}::int[], ${p.attemptRetrySteps}::int[],
+${p.attemptCreatedAt}::timestamptz[], ${p.attemptNextAt}::timestamptz[], ${p.attemptScopes}::text[])
+AS a(id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, created_at, next_attempt_at, scope)`;
+}
+
+/**
+ * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}): `inserted` inserts them
+ * pending (`returning` says what it answers), `counted` adds them to their subscriptions' counters
+ * in the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt
+ * is inserted and counted here, so the counters cannot drift from the rows.
+ */
+export function insertAndCount(returning: Sql = raw('')): Sql {
+  return sql`inserted AS (
+  INSERT INTO webhook_deliveries
+    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
+  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at
+  FROM attempts ${returning}
+), counted AS (
+  INSERT INTO tenant_counters (tenant_id, scope, count)
+  SELECT tenant_id, scope, count(*) FROM attempts GROUP BY tenant_id, scope ORDER BY tenant_id, scope
+  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
+)`;
+}
+
+/** The parameters of {@link completeSuccessesCtes}: one array per column ({@link SuccessColumns}). */
+export const SUCCESS_PARAMS = {
+  ids: textArray,
+  tokens: textArray,
+  responseStatuses: intArray,
+  responseBodies: textArray,
+  durationsMs: intArray,
+  attemptedAt: timestamptzArray,
+};
+
+/** Successful attempts to record, one array per column. */
+export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
+
+/**
+ * The batch form of `completeSuccess`, as CTEs over {@link SUCCESS_PARAMS}: every attempt still
+ * leased to its token becomes succeeded (`done` answers its id), and the failure runs of their
+ * subscriptions end. success-batch.ts and lease.repo.ts build their statements on it.
+ */
+export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>): Sql {
+  return sql`input AS (
+  SELECT * FROM unnest(${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[], ${p.responseBodies}::text[],
+${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
+    AS i(id, token, response_status, response_body, duration_ms, attempted_at)
+), done AS (
+  UPDATE webhook_deliveries d
+  SET status = 'succeeded', response_status = i.response_status, response_body = i.response_body,
+    duration_ms = i.duration_ms, error = NULL, attempted_at = i.attempted_at,
+    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
+  FROM input i
+  WHERE d.id = i.id AND d.lease_token = i.token AND d.status = 'pending'
+  RETURNING d.id, d.subscription_id, i.attempted_at
+), cleared AS (
+  UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
+  FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c
+  WHERE s.id = c.subscription_id AND s.failing_since IS NOT NULL
+)`;
+}
