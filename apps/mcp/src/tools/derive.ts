@@ -15,51 +15,12 @@ import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
 import { describeProperties } from './property-descriptions.js';
 import { summaryFields } from './summary.js';
+import type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
+
+export type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
-
-/** Where one tool argument goes in the HTTP request. */
-export interface ArgBinding {
-  /** `params` (path), `query` or `body`. */
-  readonly part: 'params' | 'query' | 'body';
-  /** The name in that part, e.g. `page_id` for the tool argument `pageId`. */
-  readonly key: string;
-}
-
-/** Field selection offered by a read tool through its optional `fields` argument. */
-export interface FieldSelection {
-  /** `items` selects fields of each item of a page of results; `root` of the result itself. */
-  readonly target: 'items' | 'root';
-  /** The names that may be selected. */
-  readonly names: readonly string[];
-  /** What a list returns when `fields` is not given (see summary.ts); absent: every field. */
-  readonly summary?: readonly string[];
-  /** The tool that reads one item in full (`get_page` for `list_pages`), when there is one. */
-  readonly detail?: string;
-}
-
-/** One MCP tool, derived from one contract operation. */
-export interface ToolDefinition {
-  /** snake_case of the operation name, e.g. `list_pages`. */
-  readonly name: string;
-  /** The contract operation (and client method) it calls, e.g. `listPages`. */
-  readonly operation: OperationName;
-  readonly title: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  readonly outputSchema: JsonSchema;
-  readonly annotations: ToolAnnotations;
-  /** Resource group, kind and safety hints of the operation. */
-  readonly meta: OperationMeta;
-  /** The toolset slug of the operation's resource group, e.g. `audience-messages`. */
-  readonly toolset: string;
-  /** Tool argument name → place in the request. */
-  readonly bindings: Readonly<Record<string, ArgBinding>>;
-  readonly fields: FieldSelection | undefined;
-  /** True for `get_audience_messages`: `limit`/`before` window the history, newest first. */
-  readonly messageWindow: boolean;
-}
 
 /** Operations whose result is a message history the MCP server windows (see messages.ts). */
 const WINDOWED: ReadonlySet<OperationName> = new Set(['getAudienceMessages']);

@@ -1,7 +1,7 @@
 import { contract } from '@customer-api/contract';
 import type { AppRoute } from '@ts-rest/core';
 import { z } from 'zod';
-import type { ToolDefinition } from './derive.js';
+import type { ToolDefinition } from './types.js';
 
 const MAX_SOURCES = 2;
 

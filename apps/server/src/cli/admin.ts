@@ -4,10 +4,10 @@ import { runMigrations } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { ensureTenant } from '../tenants/tenants.service.js';
-import type { CliIo } from './cli.js';
 import { seedDemoData } from './demo-data.js';
 import { startProgress } from './progress.js';
 import { seedAccounts } from './seed-accounts.js';
+import type { CliIo } from './types.js';
 
 /** Opens and migrates the configured database, runs `fn`, and always closes it. */
 export async function withDatabase<T>(config: Config, fn: (database: Database) => Promise<T>): Promise<T> {

@@ -7,6 +7,9 @@ import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
 import { commandDispatch } from './dispatch.js';
 import { commandKeys, KEYS_USAGE } from './keys.js';
 import { commandServe } from './serve.js';
+import type { CliIo } from './types.js';
+
+export type { CliIo } from './types.js';
 
 /** Upper bound of `seed --accounts`: a typo should not fill the disk. */
 const MAX_SEED_ACCOUNTS = 10_000_000;
@@ -24,16 +27,6 @@ Commands:
 ${KEYS_USAGE}
 
 Configuration comes from environment variables (PORT, HOST, DATABASE_URL, DATA_DIR, ...).`;
-
-/** Where a CLI run reads its environment and writes its output. */
-export interface CliIo {
-  /** The environment; `process.env` (read by config.ts) when absent. */
-  env?: Record<string, string | undefined>;
-  out(text: string): void;
-  err(text: string): void;
-  /** Where progress bars draw (redrawn in place on a terminal); written through `err` when absent. */
-  errStream?: NodeJS.WritableStream;
-}
 
 const processIo: CliIo = {
   out: (text) => {

@@ -10,7 +10,7 @@ import {
   type Scope,
 } from '../tenants/tenants.service.js';
 import { withDatabase } from './admin.js';
-import type { CliIo } from './cli.js';
+import type { CliIo } from './types.js';
 
 /** Usage lines of the `keys` commands (part of the CLI's help). */
 export const KEYS_USAGE = `  keys create --tenant <name> [--scopes read,write] [--multi-tenant] [--expires-in <days>]

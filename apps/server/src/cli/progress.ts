@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { SingleBar } from 'cli-progress';
-import type { CliIo } from './cli.js';
+import type { CliIo } from './types.js';
 
 /** A progress bar over a known total. */
 export interface Progress {

@@ -5,10 +5,10 @@ import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import type { Tracing } from '../tracing/index.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
-import type { CliIo } from './cli.js';
 import { ensureDemo } from './demo-data.js';
 import { startDispatcher } from './dispatch.js';
 import { exitCodeOnSignal, openServingDatabase } from './lifecycle.js';
+import type { CliIo } from './types.js';
 
 /**
  * `start` / `serve`: migrates, optionally prepares the first-run demo, listens, and on SIGTERM

@@ -16,9 +16,9 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { SERVER_VERSION } from '../http/server-version.js';
 import { registerRequestSpans } from './http-spans.js';
-import type { Tracing, TracingOptions } from './index.js';
 import { traceOutgoingRequests } from './outgoing-spans.js';
 import { statementSpans } from './statement-spans.js';
+import type { Tracing, TracingOptions } from './types.js';
 
 /** The instrumentation scope every span of this server carries. */
 export const TRACER_NAME = '@customer-api/server';

@@ -4,12 +4,12 @@ import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './deliveries.repo.js';
-import type { DispatcherLog } from './dispatcher.js';
-import type { SendingEvent, SendingSubscription } from './lease.repo.js';
-import { type Recorded, recordOutcome } from './record.js';
+import { recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';
-import type { SuccessRecorder } from './success-batch.js';
+import type { DeliveryObserver, DispatcherLog, SendingEvent, SuccessRecording, Target } from './types.js';
+
+export type { DeliveryObserver, Target } from './types.js';
 
 /** What delivering one attempt needs. */
 export interface DeliverDeps {
@@ -24,15 +24,7 @@ export interface DeliverDeps {
   random?: () => number;
   observer?: DeliveryObserver | undefined;
   /** Records successes in batches; without it each is its own statement. */
-  successes?: SuccessRecorder;
-}
-
-/** Told what the dispatcher does (metrics); must not throw. */
-export interface DeliveryObserver {
-  /** Attempts leased by one claim. */
-  claimed(count: number): void;
-  /** A sent attempt's recorded outcome and how long the receiver took. */
-  delivered(outcome: Recorded, durationS: number): void;
+  successes?: SuccessRecording;
 }
 
 /** The exact body of a delivery: `{timestamp, eventId, payload}` (specification, Events). */
@@ -56,12 +48,6 @@ export function liveSecrets(
   return overlap
     ? { current: subscription.secret, previous: subscription.previousSecret ?? undefined }
     : { current: subscription.secret };
-}
-
-/** What an attempt is sent to, and what it sends. */
-export interface Target {
-  subscription: SendingSubscription | undefined;
-  event: SendingEvent | undefined;
 }
 
 /**

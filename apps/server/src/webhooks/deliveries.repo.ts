@@ -1,5 +1,5 @@
 import type { Handle, Tx } from '../db/port.js';
-import { webhookDeliveries, type webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import { webhookDeliveries, webhookSubscriptions } from '../db/schema/index.js';
 import {
   assignments,
   columns,
@@ -15,12 +15,9 @@ import {
 import type { IdSource } from '../lib/ids.js';
 import { ATTEMPT_PARAMS, insertAndCount, unnestAttempts } from './deliveries.sql.js';
 
-/** A stored delivery attempt. */
-export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-/** A stored subscription (with its secrets: never log it, never return it). */
-export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
-/** A stored outbox event. */
-export type EventRow = typeof webhookEvents.$inferSelect;
+import type { DeliveryRow, SubscriptionRow } from './types.js';
+
+export type { DeliveryRow, EventRow, SubscriptionRow } from './types.js';
 
 /** Counter scope of a subscription's delivery attempts (listWebhookDeliveries' totalCount). */
 export const deliveriesCounter = (subscriptionId: string) => `webhook_deliveries:${subscriptionId}`;

@@ -1,14 +1,13 @@
-import type { Logger } from 'pino';
 import type { Dispatcher as Dispatcher_ } from 'undici';
 import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import type { DeliveryObserver } from './deliver.js';
 import type { Resolver } from './ssrf-guard.js';
+import type { DeliveryObserver, DispatcherLog } from './types.js';
 
 /** Log methods the dispatcher uses (a pino or Fastify logger fits). */
-export type DispatcherLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+export type { DispatcherLog } from './types.js';
 
 /** Dependencies and tuning of `createDispatcher` (dispatcher.ts). */
 export interface DispatcherOptions {

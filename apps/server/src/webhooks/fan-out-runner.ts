@@ -1,8 +1,8 @@
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import type { DispatcherLog } from './dispatcher-options.js';
 import { fanOut } from './fan-out.js';
+import type { DispatcherLog } from './types.js';
 
 /** Events fanned out per statement. */
 export const FAN_OUT_BATCH = 200;

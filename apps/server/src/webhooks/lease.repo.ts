@@ -1,34 +1,25 @@
 import type { Handle } from '../db/port.js';
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
 import { columns, rowOf, sql, statement, text, textArray } from '../db/sql.js';
-import type { Target } from './deliver.js';
-import type { DeliveryRow, EventRow, SubscriptionRow } from './deliveries.repo.js';
 import { completeSuccessesCtes, SUCCESS_PARAMS, type SuccessColumns } from './deliveries.sql.js';
 import { LEASE_PARAMS, type LeaseRequest, leaseCte, leaseInput, leaseUpdate } from './lease.sql.js';
+import {
+  type DeliveryRow,
+  SENDING_EVENT_KEYS,
+  SENDING_SUBSCRIPTION_KEYS,
+  type SendingEvent,
+  type SendingSubscription,
+  type Target,
+} from './types.js';
 
 export type { InFlight, LeaseRequest } from './lease.sql.js';
 
-/** The columns of a subscription that sending an attempt reads (a claim loads only these). */
-export const SENDING_SUBSCRIPTION_KEYS = [
-  'id',
-  'url',
-  'status',
-  'deletedAt',
-  'secret',
-  'previousSecret',
-  'previousSecretExpiresAt',
-] as const satisfies readonly (keyof SubscriptionRow)[];
-/** A subscription as sending reads it. */
-export type SendingSubscription = Pick<SubscriptionRow, (typeof SENDING_SUBSCRIPTION_KEYS)[number]>;
-
-/** The columns of an event that sending an attempt reads (a claim loads only these). */
-export const SENDING_EVENT_KEYS = [
-  'id',
-  'createdAt',
-  'payload',
-] as const satisfies readonly (keyof EventRow)[];
-/** An event as sending reads it. */
-export type SendingEvent = Pick<EventRow, (typeof SENDING_EVENT_KEYS)[number]>;
+export {
+  SENDING_EVENT_KEYS,
+  SENDING_SUBSCRIPTION_KEYS,
+  type SendingEvent,
+  type SendingSubscription,
+} from './types.js';
 
 const leaseDueStatement = statement({
   name: 'webhook_lease_due',

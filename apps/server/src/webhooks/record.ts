@@ -13,7 +13,9 @@ import {
 } from './deliveries.repo.js';
 import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { SendOutcome } from './sender.js';
-import type { SuccessRecorder } from './success-batch.js';
+import type { Recorded, SuccessRecording } from './types.js';
+
+export type { Recorded } from './types.js';
 
 /** What recording needs besides the database. */
 export interface RecordDeps {
@@ -23,11 +25,8 @@ export interface RecordDeps {
   retryScheduleSeconds: readonly number[];
   random?: () => number;
   /** Records successes in batches (the dispatcher's); without it each is its own statement. */
-  successes?: SuccessRecorder;
+  successes?: SuccessRecording;
 }
-
-/** How an attempt ended, as far as the queue is concerned. */
-export type Recorded = 'succeeded' | 'retrying' | 'failed' | 'disabled' | 'lease-lost';
 
 const isSuccess = (status: number | null) => status !== null && status >= 200 && status < 300;
 

@@ -1,14 +1,11 @@
 import type { Db } from '../db/port.js';
 import { rowOf, sql, statement } from '../db/sql.js';
-import { completeSuccess, type DeliveryRow } from './deliveries.repo.js';
+import { completeSuccess } from './deliveries.repo.js';
 import { completeSuccessesCtes, SUCCESS_PARAMS, type SuccessColumns } from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
+import type { Leaving, SuccessRecording, SuccessResult } from './types.js';
 
-/** What a successful attempt writes onto its row. */
-export type SuccessResult = Pick<
-  DeliveryRow,
-  'responseStatus' | 'responseBody' | 'durationMs' | 'attemptedAt'
->;
+export type { Leaving, SuccessResult } from './types.js';
 
 /** Most successes recorded by one statement. */
 const MAX_BATCH = 256;
@@ -24,9 +21,6 @@ const completeSuccesses = statement({
 SELECT id FROM done`,
   row: rowOf<{ id: string }>(),
 });
-
-/** A success being recorded: the claim riding with its statement may use the room it leaves. */
-export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
 
 /**
  * A claim made in the statement that records a batch of successes (the dispatcher's): one round
@@ -62,7 +56,7 @@ interface Pending {
  * attempts are recorded one by one, so one bad row cannot fail the others. With a
  * {@link RideAlongClaim}, a batch's statement also makes the claim it asks for.
  */
-export class SuccessRecorder {
+export class SuccessRecorder implements SuccessRecording {
   readonly #db: Db;
   readonly #ride: RideAlongClaim | undefined;
   #queue: Pending[] = [];
