@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm --filter @customer-api/bench run ab --baseline=<checkout> [--rounds=4] [--seconds=8]
+// pnpm --filter @customer-api/bench run ab --baseline=<checkout> [--rounds=4] [--seconds=8] [--only=server,dispatch]
 // Same-run comparison of this checkout's build with another checkout's (built, with its own
 // node_modules): rounds alternate which build goes first, each build's server starts fresh on the
 // same PostgreSQL database, and every figure is a median (min-max) over rounds. Measured per build:
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '4' },
     seconds: { type: 'string', default: '8' },
     events: { type: 'string', default: '2000' },
+    only: { type: 'string', default: 'server,dispatch' },
   },
 });
 if (!values.baseline) {
@@ -30,6 +31,7 @@ if (!values.baseline) {
   process.exit(2);
 }
 const ROUNDS = Number(values.rounds);
+const parts = new Set(values.only.split(','));
 const SECONDS = Number(values.seconds);
 const builds = [
   { label: 'baseline', root: join(values.baseline, '/') },
@@ -54,7 +56,7 @@ async function serverFigures(build) {
   try {
     const headers = { 'x-api-key': apiKey };
     await seedPages(server, apiKey);
-    const page = (await api(server.url, apiKey, 'GET', '/v0/pages?limit=1')).data[0];
+    const page = (await api(server.url, apiKey, 'GET', '/v0/pages?limit=1')).items[0];
     const log = await api(server.url, apiKey, 'POST', '/v0/account_logs', {
       source: 'bench',
       domain: 'ab.bench.example',
@@ -132,7 +134,10 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? builds : [...builds].reverse();
     for (const build of order) {
-      const figures = { ...(await serverFigures(build)), dispatch: await dispatcherFigures(build) };
+      const figures = {
+        ...(parts.has('server') ? await serverFigures(build) : {}),
+        ...(parts.has('dispatch') ? { dispatch: await dispatcherFigures(build) } : {}),
+      };
       samples[build.label].push(figures);
       process.stderr.write(`round ${round + 1}/${ROUNDS} ${build.label}: ${JSON.stringify(figures)}\n`);
     }
@@ -155,7 +160,14 @@ const FIGURES = [
   ['one dispatcher, PostgreSQL CPU µs/delivery', (s) => s.dispatch.postgresCpuPerDelivery],
 ];
 const fmt = (s) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
-const rows = FIGURES.map(([name, read]) => {
+const measured = FIGURES.filter(([, read]) => {
+  try {
+    return Number.isFinite(read(samples.this[0]));
+  } catch {
+    return false;
+  }
+});
+const rows = measured.map(([name, read]) => {
   const [base, mine] = builds.map((b) => spread(samples[b.label].map(read)));
   return { name, baseline: base, this: mine, ratio: mine.median / base.median };
 });
