@@ -30,6 +30,15 @@ const itemsAfter = statement({
   row: rowOf<{ id: string }>(),
 });
 
+// A self-join: the columns exist on both sides, so only the alias names the side compared.
+const pairsAfter = statement({
+  name: '',
+  params: { createdAt: timestamptz, id: text },
+  sql: (p) => sql`SELECT n.id FROM items o JOIN items n ON n.id > o.id AND o.id = 'item_a'
+    WHERE ${keysetAfter(p, { alias: 'n' })} ORDER BY n.created_at DESC, n.id DESC`,
+  row: rowOf<{ id: string }>(),
+});
+
 let database: PgliteDatabase;
 beforeAll(async () => {
   database = await PgliteDatabase.open({});
@@ -56,5 +65,10 @@ describe('keysetAfter', () => {
     ]);
     expect(await after(ROWS[3] as (typeof ROWS)[number])).toEqual(['item_a']);
     expect(await after(ROWS[4] as (typeof ROWS)[number])).toEqual([]);
+  });
+
+  it('compares the aliased table’s columns in a statement that joins others with the same names', async () => {
+    const rows = await database.db.all(pairsAfter, ROWS[1] as (typeof ROWS)[number]);
+    expect(rows.map((row) => row.id)).toEqual(['item_c', 'item_b']);
   });
 });
