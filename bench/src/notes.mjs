@@ -10,7 +10,44 @@ export const NOTES = {
     'runs (see the load average below). Ratios within a round are the figures to read.',
   ].join(' '),
 
-  overhead: `**This run (2026-11-24 22:02, load average under 2)** follows two earlier quiet runs of the
+  overhead: `**Data-access port (2026-11-27).** Every statement now runs on an explicit handle
+through one port (decision record [0207](decisions/0207-data-access-port.md)); the figures of this
+section are from before it. Measured the same day against the build before it, alternating builds
+on the same PostgreSQL (\`pnpm --filter @customer-api/bench run ab --baseline=<checkout>\`, Node 24,
+8 s loads; two runs of 4 rounds pooled, the paired ratio is this build / the one before within a
+round; the machine's speed varied by up to 2 × between rounds of the same build):
+
+| Figure | before | port | paired ratio |
+|---|---|---|---|
+| \`GET /v0/pages?limit=20\`, 50 connections, req/s | 1,615 (1,175–2,298) | 1,812 (1,148–2,155) | 0.99 (0.76–1.66) |
+| same, server CPU µs/request | 652 (464–912) | 576 (496–902) | 1.01 (0.60–1.40) |
+| sequential \`getPage\`, req/s | 2,821 (1,854–3,450) | 2,538 (1,402–3,317) | 0.92 (0.50–1.69) |
+| same, server CPU µs/request | 250 (220–347) | 297 (216–459) | 1.09 (0.69–1.76) |
+| sequential \`getAccount\`, req/s | 3,121 (1,948–3,238) | 2,433 (1,252–3,198) | 0.91 (0.54–1.01) |
+| same, server CPU µs/request | 224 (211–302) | 269 (215–444) | 1.07 (0.98–1.54) |
+| \`POST /v0/account_logs\`, 50 connections, req/s | 557 (351–666) | 815 (552–984) | 1.50 (1.15–2.11) |
+| same, server CPU µs/request | 1,468 (1,273–2,319) | 925 (750–1,333) | 0.59 (0.43–0.84) |
+| one dispatcher, 3,000 events, deliveries/s (6 rounds) | 2,206 (1,459–2,347) | 1,793 (1,514–1,978) | |
+| same, dispatcher CPU µs/delivery | 370 (347–560) | 458 (407–547) | |
+| same, three more rounds back to back, deliveries/s | 2,212 / 1,606 / 2,050 | 2,220 / 1,896 / 2,051 | |
+| same, dispatcher CPU µs/delivery | 357 / 527 / 380 | 347 / 443 / 373 | |
+
+What moved: ingestion, whose writes went through drizzle's query builder (building each
+statement's SQL and mapping its rows on every request), runs fixed prepared statements now: 1.5 × the
+requests per second for 0.59 × the CPU. The read paths already ran fixed statements and run the same
+SQL; their medians moved within the spread of the run, \`getAccount\`'s paired ratio stayed below
+1.01 in all eight rounds (a cost of 5-10 % cannot be told from this machine's noise; an instruction
+count under callgrind would settle it). The dispatcher's first six rounds favoured the old build,
+the three rounds after them showed none of it; a CPU profile of each build shows no new function on
+the delivery path, and no statement or round trip was added (0.087 transactions per delivery in
+both). The
+isolation bench's four ratios, two runs each with the builds' order swapped (port / before): trash
+1.25 and 1.23 / 1.07 and 1.68; histories 1.89 and 1.88 / 1.59 and 1.60; slow receivers 1.53 and
+1.24 / 0.91 and 1.06; idle connections 1.23 and 1.53 / 1.07 and 0.68: every one within the 2 ×
+target, and within the spread of the same build between runs (histories: 1.86 to 2.40 on
+2026-11-25).
+
+**This run (2026-11-24 22:02, load average under 2)** follows two earlier quiet runs of the
 day: at 14:12, ours / bare Fastify 0.95 and ours / direct pg 0.60; at 15:23, 0.82 and 0.53 (the
 direct-pg baseline itself went from 3,186 to 4,243 pages/s between the two); just before this one,
 without the timestamp change below, 0.93 and 0.56. The direct-pg target sits inside this spread,
