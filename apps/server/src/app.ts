@@ -3,19 +3,23 @@ import { createRequire } from 'node:module';
 import { contract, type OperationName } from '@customer-api/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
-import Fastify, {
-  type FastifyHttpOptions,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from './config.js';
+import type { NodePostgresDatabase } from './db/adapters/node-postgres.js';
 import type { Database } from './db/database.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
-import type { Db, Handle } from './db/port.js';
+import type { Db } from './db/port.js';
+import { ReplicaReads } from './db/replica-reads.js';
 import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
-import { registerAuth, requireAuth } from './http/auth.js';
+import { primaryWalPosition } from './db/wal-position.js';
+import {
+  MemoryWritePositions,
+  positionTtlMs,
+  RedisWritePositions,
+  type WritePositions,
+} from './db/write-positions.js';
+import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerDeprecation } from './http/deprecation.js';
@@ -31,6 +35,7 @@ import { createRateLimiter, type RateLimiter } from './http/rate-limit.js';
 import { genRequestId, registerRequestId } from './http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
+import { type Handler, type TenantHandles, WRITING_READS, withTenantDb } from './http/tenant-db.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { NotFoundError, ServiceUnavailableError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
@@ -68,6 +73,11 @@ export interface BuildAppOptions {
   metrics?: Metrics;
   /** Request and statement spans; absent while tracing is off (nothing is registered then). */
   tracing?: Tracing;
+  /**
+   * The streaming standby of `DATABASE_REPLICA_URL`, opened (and closed) by the caller beside the
+   * primary `database`: read operations may run on it.
+   */
+  replica?: NodePostgresDatabase;
 }
 
 const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
@@ -92,7 +102,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   app.decorateRequest('auth', null);
   options.tracing?.register(app, database);
-  registerHttpMetrics(app, options.metrics ?? createMetrics());
+  const metrics = options.metrics ?? createMetrics();
+  registerHttpMetrics(app, metrics);
   registerConnectionTimeouts(app, config.http);
   registerRequestId(app);
   registerServerHeader(app);
@@ -137,10 +148,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
   // A tenant's requests run their statements on a handle holding the tenant's share of connections.
   const tenantDb = (tenantId: string): Db => database.forTenant(share, tenantId);
+  const handles: TenantHandles = { primary: tenantDb };
+  if (options.replica && database.kind === 'postgres') {
+    const reads = replicaReads(app, config, { primary: database, replica: options.replica, share });
+    handles.replica = { reads, counted: (target, reason) => metrics.dbReads.inc({ target, reason }) };
+  }
   const content: ContentDeps = {
     ...deps,
     db: database.db,
     tenantDb,
+    written: async (tenantId) => handles.replica?.reads.written(tenantId),
     store,
     maxBytes: config.assets.maxBytes,
   };
@@ -154,9 +171,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('idempotency', idempotency);
   const bandwidth = options.tenantBandwidth ?? bandwidthOf(config);
   await app.register(async (scope) =>
-    registerApi(scope, deps, { database, tenantDb, rateLimiter, idempotency, bandwidth, content }),
+    registerApi(scope, deps, { database, handles, rateLimiter, idempotency, bandwidth, content }),
   );
   return app;
+}
+
+/** A GET of the contract that writes nothing: it may run on a standby. */
+function isRead(name: OperationName): boolean {
+  const route = contract[name];
+  return isAppRoute(route) && route.method === 'GET' && !WRITING_READS.has(name);
 }
 
 function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
@@ -213,8 +236,6 @@ function registerDraining(app: FastifyInstance): void {
   });
 }
 
-type Handler = (args: { request: FastifyRequest; db?: Handle }) => Promise<{ status: number; body: unknown }>;
-
 /** `handler` answering with every {@link JsonText} of its body parsed. */
 const withParsedJsonText =
   (handler: Handler): Handler =>
@@ -223,11 +244,30 @@ const withParsedJsonText =
     return { ...result, body: parseJsonText(result.body) };
   };
 
-/** `handler` given the handle of its request's tenant (the idempotency guard may give a `Tx` instead). */
-const withTenantDb =
-  (handler: Handler, tenantDb: (tenantId: string) => Db): Handler =>
-  (args) =>
-    handler({ ...args, db: tenantDb(requireAuth(args.request).tenantId) });
+/** Read operations on a standby beside the primary; write positions in Redis when REDIS_URL is set. */
+function replicaReads(
+  app: FastifyInstance,
+  config: Config,
+  databases: { primary: Database & { kind: 'postgres' }; replica: NodePostgresDatabase; share: TenantShare },
+): ReplicaReads {
+  const ttlMs = positionTtlMs(config.database.replicaMaxLagMs);
+  const positions: WritePositions = config.redisUrl
+    ? new RedisWritePositions({
+        url: config.redisUrl,
+        ttlMs,
+        primaryPosition: () => primaryWalPosition(databases.primary.db),
+        onState: (state, err) =>
+          state === 'lost'
+            ? app.log.warn(
+                { err },
+                'Redis unreachable: reads run on the primary until write positions are shared again',
+              )
+            : app.log.info('Redis reachable again: reads may run on the replica again'),
+      })
+    : new MemoryWritePositions(ttlMs);
+  app.addHook('onClose', async () => positions.close());
+  return new ReplicaReads({ ...databases, positions, maxLagMs: config.database.replicaMaxLagMs });
+}
 
 /**
  * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
@@ -239,14 +279,14 @@ function registerApi(
   deps: AppDeps,
   {
     database,
-    tenantDb,
+    handles,
     rateLimiter,
     idempotency,
     bandwidth,
     content,
   }: {
     database: Database;
-    tenantDb: (tenantId: string) => Db;
+    handles: TenantHandles;
     rateLimiter: RateLimiter;
     idempotency: IdempotencyGuard;
     bandwidth: TenantBandwidth;
@@ -280,7 +320,10 @@ function registerApi(
   );
   const guarded = idempotency.wrapAll(implementation, subContract as Record<string, AppRoute>);
   const handlers = Object.fromEntries(
-    Object.entries(guarded).map(([name, handler]) => [name, withTenantDb(handler as Handler, tenantDb)]),
+    Object.entries(guarded).map(([name, handler]) => [
+      name,
+      withTenantDb(handler as Handler, handles, isRead(name as OperationName) ? 'read' : 'write'),
+    ]),
   );
   initServer().registerRouter(subContract as AppRouter, handlers as RouterImplementation<AppRouter>, scope, {
     logInitialization: false,

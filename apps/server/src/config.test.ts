@@ -115,4 +115,27 @@ describe('loadConfig', () => {
       expect(message).toContain(`${name}=`);
     }
   });
+
+  it('reads from a replica only beside a PostgreSQL primary, with a 5 s lag bound by default', () => {
+    expect(loadConfig({}).database).toMatchObject({ replicaUrl: undefined, replicaMaxLagMs: 5_000 });
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://u@primary/db',
+        DATABASE_REPLICA_URL: 'postgres://u@replica/db',
+        DATABASE_REPLICA_MAX_LAG_MS: '250',
+      }).database,
+    ).toMatchObject({ replicaUrl: 'postgres://u@replica/db', replicaMaxLagMs: 250 });
+    expect(() => loadConfig({ DATABASE_REPLICA_URL: 'postgres://u@replica/db' })).toThrow(
+      /DATABASE_REPLICA_URL: needs DATABASE_URL/,
+    );
+    expect(() =>
+      loadConfig({
+        DATABASE_URL: 'postgres://u@primary/db',
+        DATABASE_REPLICA_URL: 'mysql://u:secret@replica',
+      }),
+    ).toThrow(/DATABASE_REPLICA_URL="mysql:\/\/u:\*\*\*@replica": must start with postgres/);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://u@primary/db', DATABASE_REPLICA_MAX_LAG_MS: '-1' }),
+    ).toThrow(/DATABASE_REPLICA_MAX_LAG_MS=/);
+  });
 });

@@ -67,6 +67,13 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
   ),
+  DATABASE_REPLICA_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  DATABASE_REPLICA_MAX_LAG_MS: positiveInt(5_000, 0),
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: optionalText.pipe(
     z
@@ -134,6 +141,13 @@ export interface Config {
     poolSize: number;
     /** Longest a request's statement may run before PostgreSQL cancels it. */
     statementTimeoutMs: number;
+    /**
+     * A streaming standby (`DATABASE_REPLICA_URL`) read operations may run on once it has replayed
+     * their tenant's last write; undefined: every statement runs on {@link Config.databaseUrl}.
+     */
+    replicaUrl: string | undefined;
+    /** Replay lag of the standby past which every read runs on the primary (`DATABASE_REPLICA_MAX_LAG_MS`). */
+    replicaMaxLagMs: number;
   };
   /** One tenant's share of the database (the bulkhead in front of the pool). */
   tenantShare: {
@@ -224,6 +238,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid environment:\n  NODE_ENV=production needs DATABASE_URL (PostgreSQL), or DATA_DIR set explicitly for the embedded database',
     );
   }
+  if (e.DATABASE_REPLICA_URL && !e.DATABASE_URL) {
+    // A standby follows a PostgreSQL primary; the embedded database has none.
+    throw new ConfigError(
+      'Invalid environment:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (the primary the standby follows)',
+    );
+  }
   const leaseMs = e.WEBHOOKS_LEASE_MS ?? e.WEBHOOKS_TIMEOUT_MS + 60_000;
   if (leaseMs <= e.WEBHOOKS_TIMEOUT_MS) {
     // A lease that ends before the send's timeout would let another dispatcher send it meanwhile.
@@ -242,7 +262,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL,
     logLevel: e.LOG_LEVEL,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
-    database: { poolSize: e.DATABASE_POOL_SIZE, statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS },
+    database: {
+      poolSize: e.DATABASE_POOL_SIZE,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      replicaUrl: e.DATABASE_REPLICA_URL,
+      replicaMaxLagMs: e.DATABASE_REPLICA_MAX_LAG_MS,
+    },
     tenantShare: {
       dbConcurrency: Math.min(e.TENANT_DB_CONCURRENCY, e.DATABASE_POOL_SIZE),
       queueMs: e.TENANT_DB_QUEUE_MS,

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { NodePostgresDatabase } from '../db/adapters/node-postgres.js';
 import { type Database, openDatabase } from '../db/database.js';
 
 /**
@@ -11,6 +12,21 @@ export function openServingDatabase(config: Config): Promise<Database> {
     dataDir: config.dataDir,
     poolSize: config.database.poolSize,
     statementTimeoutMs: config.database.statementTimeoutMs,
+  });
+}
+
+/**
+ * Opens the standby of `DATABASE_REPLICA_URL`, when set. Its connections are opened on demand and
+ * give up quickly: reads go to the primary while it cannot be reached.
+ */
+export function openReplicaDatabase(config: Config): NodePostgresDatabase | undefined {
+  const url = config.database.replicaUrl;
+  if (!url) return undefined;
+  return new NodePostgresDatabase({
+    url,
+    poolSize: config.database.poolSize,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    connectTimeoutMs: 1000,
   });
 }
 

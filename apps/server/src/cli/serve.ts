@@ -7,7 +7,7 @@ import type { Tracing } from '../tracing/index.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ensureDemo } from './demo-data.js';
 import { startDispatcher } from './dispatch.js';
-import { exitCodeOnSignal, openServingDatabase } from './lifecycle.js';
+import { exitCodeOnSignal, openReplicaDatabase, openServingDatabase } from './lifecycle.js';
 import type { CliIo } from './types.js';
 
 /**
@@ -20,6 +20,7 @@ export async function commandServe(
   options: { demo: boolean; tracing?: Tracing | undefined },
 ): Promise<number> {
   const database = await openServingDatabase(config);
+  const replica = openReplicaDatabase(config);
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   let dispatcher: WebhookDispatcher | undefined;
   let observed: ProcessMetrics | undefined;
@@ -31,6 +32,7 @@ export async function commandServe(
       config,
       database,
       metrics: observed.metrics,
+      ...(replica ? { replica } : {}),
       ...(options.tracing ? { tracing: options.tracing } : {}),
     });
     const open = await database.warm();
@@ -49,6 +51,7 @@ export async function commandServe(
     await dispatcher?.stop();
     await app?.close();
     await observed?.listener?.close();
+    await replica?.close();
     await database.close();
     throw err;
   }
@@ -61,6 +64,7 @@ export async function commandServe(
     // In-flight requests and webhook deliveries both finish before the database closes.
     stop: async () => {
       await Promise.all([running.close(), dispatcher?.stop(), metricsListener?.close()]);
+      await replica?.close();
       await database.close();
     },
   });

@@ -10,6 +10,7 @@ export interface Metrics {
   httpDuration: Histogram<'operation' | 'status_class'>;
   rateLimited: Counter<'reason'>;
   statementTimeouts: Counter;
+  dbReads: Counter<'target' | 'reason'>;
 }
 
 /** Creates the metrics; `process: true` adds Node's process metrics (CPU, memory, event loop). */
@@ -41,6 +42,12 @@ export function createMetrics(options: { process?: boolean } = {}): Metrics {
     statementTimeouts: new Counter({
       name: 'statement_timeouts_total',
       help: 'Statements PostgreSQL cancelled after DATABASE_STATEMENT_TIMEOUT_MS (SQLSTATE 57014).',
+      registers,
+    }),
+    dbReads: new Counter({
+      name: 'db_reads_total',
+      help: 'Read operations with DATABASE_REPLICA_URL set, by where they ran (replica or primary) and why.',
+      labelNames: ['target', 'reason'],
       registers,
     }),
   };

@@ -129,6 +129,64 @@ class PoolDb extends Runner implements Db {
   }
 }
 
+/**
+ * A {@link Db} on one connection, held until `release`: every statement and transaction of its
+ * holder runs on the same server (what a read from a standby needs, since the standby behind a
+ * balancing frontend is chosen per connection).
+ */
+export interface HeldDb extends Db {
+  /** The first error one of its statements (or BEGIN, COMMIT) failed with; undefined while none did. */
+  readonly failure: unknown;
+  /** Identifies the connection it holds (the same object each time that connection is held). */
+  readonly connection: object;
+  /** Gives the connection (dropped after a failure) and the tenant's unit back; call once. */
+  release(): void;
+}
+
+/** A {@link HeldDb} on one checked-out client. */
+class ClientDb extends Runner implements HeldDb {
+  readonly kind = 'db';
+  failure: unknown;
+  readonly #connection: Connection;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly releaseUnit: () => void,
+    observer: () => StatementObserver | undefined,
+  ) {
+    super();
+    const connection = observed(clientConnection(client), observer);
+    const noted = <T>(attempt: Promise<T>) =>
+      attempt.catch((err: unknown) => {
+        this.failure ??= err;
+        throw err;
+      });
+    this.#connection = {
+      query: (statement, values) => noted(connection.query(statement, values)),
+      control: (text) => noted(connection.control(text)),
+    };
+  }
+
+  get connection(): object {
+    return this.client;
+  }
+
+  protected execute(statement: Statement<never, unknown>, values: unknown[]): Promise<Result> {
+    return this.#connection.query(statement, values);
+  }
+
+  transaction<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+    return inTransaction(this.#connection, body, (err) => {
+      this.failure ??= err;
+    });
+  }
+
+  release(): void {
+    this.client.release(this.failure === undefined ? undefined : (this.failure as Error));
+    this.releaseUnit();
+  }
+}
+
 /** Options of {@link openNodePostgres}. */
 export interface NodePostgresOptions {
   url: string;
@@ -136,6 +194,8 @@ export interface NodePostgresOptions {
   poolSize?: number | undefined;
   /** Every statement of the pool's connections is cancelled after this long (SQLSTATE 57014). */
   statementTimeoutMs?: number | undefined;
+  /** How long a new connection may take before the checkout fails (default 5 s). */
+  connectTimeoutMs?: number | undefined;
 }
 
 /** A PostgreSQL server through a node-postgres pool. */
@@ -160,7 +220,7 @@ export class NodePostgresDatabase {
       // Connections are kept once open, never closed for being idle: a pool that shrank in a quiet
       // minute made the next burst's requests wait for new connections (see `warm`).
       min: this.#size,
-      connectionTimeoutMillis: 5000,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     });
     // An idle client losing its connection must not crash the process; the next query reports it.
@@ -181,6 +241,21 @@ export class NodePostgresDatabase {
       () => share.acquire(tenantId),
       () => this.#observer,
     );
+  }
+
+  /**
+   * A handle on one connection of the pool, held (with a unit of `tenantId`'s share) until its
+   * `release`.
+   */
+  async hold(share: TenantShare, tenantId: string): Promise<HeldDb> {
+    const releaseUnit = await share.acquire(tenantId);
+    try {
+      const client = await this.pool.connect();
+      return new ClientDb(client, releaseUnit, () => this.#observer);
+    } catch (err) {
+      releaseUnit();
+      throw err;
+    }
   }
 
   /** Passes every statement of every handle through `observer` (tracing). */

@@ -46,11 +46,15 @@ export function registerContentUploads(scope: FastifyInstance, deps: service.Con
       const { tenantId } = requireAuth(request);
       const body = (request.body as Readable | undefined) ?? Readable.from([]);
       const db = deps.tenantDb(tenantId);
-      return service.putContent({ ...deps, db }, tenantId, request.params.asset_id, kind, {
-        body,
-        contentType: contentTypeOf(request),
-        declaredLength: declaredLength(request),
-      });
+      try {
+        return await service.putContent({ ...deps, db }, tenantId, request.params.asset_id, kind, {
+          body,
+          contentType: contentTypeOf(request),
+          declaredLength: declaredLength(request),
+        });
+      } finally {
+        await deps.written?.(tenantId);
+      }
     };
     uploads.put('/v0/assets/:asset_id/content', upload('content'));
     uploads.put('/v0/assets/:asset_id/preview', upload('preview'));

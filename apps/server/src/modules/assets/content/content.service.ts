@@ -19,6 +19,8 @@ export interface ContentDeps {
   db: Handle;
   /** The handle of a tenant's requests: its statements hold the tenant's share of connections. */
   tenantDb: (tenantId: string) => Db;
+  /** Called once an upload's statements are done, before it is answered (read replicas track writes). */
+  written?: (tenantId: string) => Promise<void>;
   clock: Clock;
   ids: IdSource;
   store: AssetStore;
