@@ -30,7 +30,7 @@ export interface Cluster {
 }
 
 /** initdb refuses to run as root; as root the cluster belongs to the `postgres` user. */
-async function asOwner(args: string[]): Promise<void> {
+export async function asOwner(args: string[]): Promise<void> {
   const [bin, ...rest] = args as [string, ...string[]];
   if (userInfo().uid === 0) await run('runuser', ['-u', 'postgres', '--', bin, ...rest]);
   else await run(bin, rest);
