@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig, loadTestSettings } from '../config.js';
+import type { NodePostgresDatabase } from '../db/adapters/node-postgres.js';
 import type { Database } from '../db/database.js';
 import type { TenantShare } from '../db/tenant-share.js';
 import type { RateLimiter } from '../http/rate-limit.js';
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   metrics?: Metrics;
   /** The app's tracing (a test reading its spans). */
   tracing?: Tracing;
+  /** A standby for read operations (`DATABASE_REPLICA_URL`); the test closes it. */
+  replica?: () => NodePostgresDatabase;
 }
 
 /** What a test file works with; fields are filled in `beforeAll` / `beforeEach`. */
@@ -80,6 +83,7 @@ export function useTestApp(options: TestAppOptions = {}): TestApp {
       ...(options.assetStore ? { assetStore: await options.assetStore(t.database, t.config) } : {}),
       ...(options.metrics ? { metrics: options.metrics } : {}),
       ...(options.tracing ? { tracing: options.tracing } : {}),
+      ...(options.replica ? { replica: options.replica() } : {}),
     });
     t.seed = createSeeder(t.app, t.database.db);
   }, 60_000);
