@@ -244,6 +244,15 @@ export function statement<const P extends Params = Record<never, never>, R = Rec
   };
 }
 
+/**
+ * The text of every named statement defined so far in this process, by name: what the modules
+ * imported until now have defined with {@link statement}. Tests read it to check every statement
+ * the server can run.
+ */
+export function definedStatements(): ReadonlyMap<string, string> {
+  return new Map(defined);
+}
+
 const asStored = (raw: Record<string, unknown>) => raw;
 
 /**

@@ -1,0 +1,180 @@
+/**
+ * What sharding by tenant (Citus, distribution column `tenant_id`) would need of the schema and of
+ * the statements, checked against the schema PostgreSQL reports and the statements' text. Pure:
+ * the caller reads the catalog and the statement registry. See `docs/deploy.md`, "Sharding by
+ * tenant (Citus): what it would take".
+ */
+
+/** The distribution column every distributed table would be sharded by. */
+export const DISTRIBUTION_COLUMN = 'tenant_id';
+
+/**
+ * Where a table would live: `distributed` (sharded by `tenant_id`, co-located), `reference`
+ * (copied to every node; joinable with any shard) or `local` (on the coordinator only, never
+ * joined with distributed tables).
+ */
+export type Placement = 'distributed' | 'reference' | 'local';
+
+/**
+ * Where each table would go. Tenant-owned tables are distributed and co-located. `tenants`,
+ * `api_keys` (looked up by key hash before the tenant is known) and `server_settings` are small and
+ * read by every process: reference tables. The rate limiter's counters and drizzle's migration
+ * journal stay on the coordinator.
+ */
+export const PLACEMENTS: Readonly<Record<string, Placement>> = {
+  account_activity: 'distributed',
+  accounts: 'distributed',
+  asset_chunks: 'distributed',
+  asset_files: 'distributed',
+  assets: 'distributed',
+  audience_sessions: 'distributed',
+  audience_versions: 'distributed',
+  audiences: 'distributed',
+  conversations: 'distributed',
+  idempotency_keys: 'distributed',
+  message_changes: 'distributed',
+  messages: 'distributed',
+  pages: 'distributed',
+  persons: 'distributed',
+  session_interactions: 'distributed',
+  tenant_counters: 'distributed',
+  topic_entries: 'distributed',
+  topics: 'distributed',
+  webhook_deliveries: 'distributed',
+  webhook_events: 'distributed',
+  webhook_subscriptions: 'distributed',
+  api_keys: 'reference',
+  server_settings: 'reference',
+  tenants: 'reference',
+  'drizzle.__drizzle_migrations': 'local',
+  rate_limits: 'local',
+};
+
+/**
+ * Statements that span tenants on purpose, and why: on Citus they stay multi-shard queries (or are
+ * redesigned), where every other multi-shard statement only lacks the tenant filter its caller
+ * could give.
+ */
+export const CROSS_TENANT: Readonly<Record<string, string>> = {
+  accounts_analyze: 'maintenance: ANALYZE after a bulk seed',
+  idempotency_keep: 'sweeps expired keys of any tenant',
+  outbox_gauges_state: 'metrics over every tenant',
+  webhook_complete_and_lease: 'dispatcher: fair lease across tenants',
+  webhook_complete_successes: 'dispatcher: a batch spans tenants',
+  webhook_fan_out: 'outbox fan-out across tenants',
+  webhook_fan_out_pending: 'outbox fan-out across tenants',
+  webhook_lease_due: 'dispatcher: fair lease across tenants',
+  webhook_lease_due_targets: 'dispatcher: fair lease across tenants',
+  webhook_queue_attempts: 'dispatcher: a batch spans tenants',
+  webhook_release_leases: 'dispatcher: a batch spans tenants',
+};
+
+/** A primary key, unique constraint or unique index: its name and its key columns in order. */
+export interface Key {
+  name: string;
+  /** Column names; an expression key is its text (`lower(email)`). */
+  columns: string[];
+}
+
+/** A foreign key: its columns and the referenced table's, pairwise. */
+export interface ForeignKey extends Key {
+  references: string;
+  referencedColumns: string[];
+}
+
+/** A table as the catalog reports it. */
+export interface TableFacts {
+  /** `table` in `public`, `schema.table` elsewhere. */
+  name: string;
+  columns: { name: string; notNull: boolean }[];
+  primaryKey: Key | undefined;
+  /** Unique constraints and unique indexes (the primary key excluded). */
+  uniques: Key[];
+  foreignKeys: ForeignKey[];
+}
+
+/** The schema's gaps, and which tables have none. */
+export interface SchemaReport {
+  /** One line per gap, `table: what is missing`, sorted. */
+  gaps: string[];
+  ready: string[];
+  notReady: string[];
+}
+
+const list = (columns: readonly string[]) => `(${columns.join(', ')})`;
+
+function keyGaps(table: TableFacts): string[] {
+  const gaps: string[] = [];
+  const column = table.columns.find((c) => c.name === DISTRIBUTION_COLUMN);
+  if (!column) gaps.push(`has no ${DISTRIBUTION_COLUMN} column`);
+  else if (!column.notNull) gaps.push(`${DISTRIBUTION_COLUMN} is nullable`);
+  if (!table.primaryKey) gaps.push('has no primary key');
+  else if (table.primaryKey.columns[0] !== DISTRIBUTION_COLUMN) {
+    const { name, columns } = table.primaryKey;
+    gaps.push(`primary key ${name} ${list(columns)} does not lead with ${DISTRIBUTION_COLUMN}`);
+  }
+  for (const unique of table.uniques) {
+    if (!unique.columns.includes(DISTRIBUTION_COLUMN)) {
+      gaps.push(`unique ${unique.name} ${list(unique.columns)} does not include ${DISTRIBUTION_COLUMN}`);
+    }
+  }
+  return gaps;
+}
+
+/** Whether the foreign key pairs `tenant_id` with the referenced table's `tenant_id`. */
+function pairsTenant(fk: ForeignKey): boolean {
+  const i = fk.columns.indexOf(DISTRIBUTION_COLUMN);
+  return i >= 0 && fk.referencedColumns[i] === DISTRIBUTION_COLUMN;
+}
+
+function foreignKeyGaps(
+  table: TableFacts,
+  placement: Placement,
+  plan: Readonly<Record<string, Placement>>,
+): string[] {
+  const gaps: string[] = [];
+  for (const fk of table.foreignKeys) {
+    const target = plan[fk.references];
+    const shape = `foreign key ${fk.name} ${list(fk.columns)} -> ${fk.references} ${list(fk.referencedColumns)}`;
+    if (target === undefined) continue;
+    if (placement === 'distributed' && target === 'distributed' && !pairsTenant(fk)) {
+      gaps.push(`${shape} does not include ${DISTRIBUTION_COLUMN} on both sides`);
+    } else if (placement !== 'local' && target === 'local') {
+      gaps.push(`${shape} references a local table`);
+    } else if (placement === 'reference' && target === 'distributed') {
+      gaps.push(`${shape}: a reference table cannot reference a distributed one`);
+    } else if (placement === 'local' && target !== 'local') {
+      gaps.push(`${shape}: a local table cannot reference a ${target} one`);
+    }
+  }
+  return gaps;
+}
+
+/**
+ * The gaps between the schema and the plan: a table with no placement, a planned table that does
+ * not exist, a distributed table without a NOT NULL `tenant_id` leading its primary key, a unique
+ * key without `tenant_id` (Citus refuses it), a foreign key between distributed tables that does
+ * not pair `tenant_id` with `tenant_id`, and foreign keys across placements Citus does not allow.
+ */
+export function schemaGaps(
+  tables: readonly TableFacts[],
+  plan: Readonly<Record<string, Placement>>,
+): SchemaReport {
+  const gaps: string[] = [];
+  const ready: string[] = [];
+  const notReady: string[] = [];
+  for (const table of [...tables].sort((a, b) => a.name.localeCompare(b.name))) {
+    const placement = plan[table.name];
+    const own =
+      placement === undefined
+        ? ['has no placement (distributed, reference or local)']
+        : [...(placement === 'distributed' ? keyGaps(table) : []), ...foreignKeyGaps(table, placement, plan)];
+    gaps.push(...own.map((gap) => `${table.name}: ${gap}`));
+    (own.length === 0 ? ready : notReady).push(table.name);
+  }
+  const present = new Set(tables.map((t) => t.name));
+  for (const name of Object.keys(plan).sort()) {
+    if (!present.has(name)) gaps.push(`${name}: planned as ${plan[name]} but not in the schema`);
+  }
+  return { gaps, ready, notReady };
+}
