@@ -5,8 +5,15 @@ export interface PgErrorInfo {
   message: string;
 }
 
-/** SQLSTATE classes and network codes meaning "the database cannot be reached right now". */
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53000']);
+/** The message of a database call abandoned after its deadline (the link may be lost). */
+export const DATABASE_DEADLINE_MESSAGE = 'The database did not answer in time';
+
+/**
+ * SQLSTATEs and network codes meaning "the database cannot be reached right now". 25006
+ * (read-only transaction): the connection reached a node that is no longer the primary, as for a
+ * moment during a switchover.
+ */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '53000', '25006']);
 const UNAVAILABLE_NET_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -22,6 +29,8 @@ const UNAVAILABLE_MESSAGES = [
   'Cannot use a pool after calling end on the pool',
   'Client has encountered a connection error',
   'database connection is closed',
+  'Query read timeout',
+  DATABASE_DEADLINE_MESSAGE,
 ];
 
 /** Errors and their causes, outermost first (drizzle wraps driver errors in `cause`). */

@@ -16,7 +16,12 @@ export async function listenPostgres(
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+    const next = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     let gone = false;
     const lost = () => {
       if (gone) return;

@@ -1,9 +1,12 @@
+import { once } from 'node:events';
+import { type AddressInfo, createServer, connect as netConnect, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadTestSettings } from '../../config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.js';
 import { openDatabase } from '../database.js';
+import { isDatabaseUnavailable } from '../errors.js';
 import { rowOf, sql, statement } from '../sql.js';
 import { TenantShare } from '../tenant-share.js';
 
@@ -13,6 +16,44 @@ const settings = loadTestSettings();
 function collectGarbage(): void {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
+}
+
+/**
+ * A TCP relay to PostgreSQL whose `silence()` stops every byte both ways without closing anything:
+ * a link lost between two hosts, as a peer sees it.
+ */
+async function silenceableRelay(target: URL): Promise<{ url: string; silence(): void; close(): void }> {
+  const sockets: Socket[] = [];
+  let silent = false;
+  const server = createServer((inbound) => {
+    const outbound = netConnect(Number(target.port || 5432), target.hostname);
+    sockets.push(inbound, outbound);
+    for (const [from, to] of [
+      [inbound, outbound],
+      [outbound, inbound],
+    ] as const) {
+      from.on('data', (chunk) => {
+        if (!silent) to.write(chunk);
+      });
+      from.on('error', () => to.destroy());
+      from.on('close', () => to.destroy());
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    silence: () => {
+      silent = true;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
 }
 
 const backendSleeping = statement({
@@ -72,5 +113,28 @@ describe.skipIf(!settings.databaseUrl)('the node-postgres pool', () => {
     collectGarbage();
     expect(rows.map((row) => row.deref() === undefined)).toEqual([true, true, true, true]);
     expect(testDb.database.pool?.idleCount).toBeGreaterThan(0);
+  });
+
+  it('gives up on a silent link after the statement timeout and a margin, as unavailable', async () => {
+    const relay = await silenceableRelay(new URL(testDb.url as string));
+    const database = await openDatabase({ databaseUrl: relay.url, poolSize: 2, statementTimeoutMs: 300 });
+    const probe = statement({ name: 'pool_test_silent_link', sql: () => sql`SELECT 1 AS one` });
+    try {
+      await expect(database.db.first(probe, {})).resolves.toEqual({ one: 1 });
+      relay.silence();
+      const lost = await database.db.first(probe, {}).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(isDatabaseUnavailable(lost)).toBe(true);
+      const ping = await database.ping().then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(isDatabaseUnavailable(ping)).toBe(true);
+    } finally {
+      relay.close();
+      await database.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { DATABASE_DEADLINE_MESSAGE } from '../errors.js';
 import { listenPostgres } from '../listen.js';
 import type { Db, StatementObserver, Tx } from '../port.js';
 import type { Statement } from '../sql.js';
@@ -187,6 +188,27 @@ class ClientDb extends Runner implements HeldDb {
   }
 }
 
+/** How much longer than `statement_timeout` the client waits for an answer before it gives up. */
+const LOST_LINK_MARGIN_MS = 1000;
+/** Idle time after which TCP keepalive probes a connection (a silent peer is found ~10 s later). */
+const KEEPALIVE_IDLE_MS = 10_000;
+/** How long `ping` (and so `/readyz`) waits for the database. */
+export const PING_TIMEOUT_MS = 2000;
+
+/** Rejects with {@link DATABASE_DEADLINE_MESSAGE} when `attempt` has not settled within `ms`. */
+async function withDeadline<T>(attempt: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${DATABASE_DEADLINE_MESSAGE} (${ms} ms)`)), ms);
+  });
+  attempt.catch(() => {});
+  try {
+    return await Promise.race([attempt, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Options of {@link openNodePostgres}. */
 export interface NodePostgresOptions {
   url: string;
@@ -221,7 +243,16 @@ export class NodePostgresDatabase {
       // minute made the next burst's requests wait for new connections (see `warm`).
       min: this.#size,
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.statementTimeoutMs
+        ? {
+            statement_timeout: options.statementTimeoutMs,
+            // The server cancels a statement at `statement_timeout`; a lost link never answers
+            // that cancel, so the client gives up on its own a little later.
+            query_timeout: options.statementTimeoutMs + LOST_LINK_MARGIN_MS,
+          }
+        : {}),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
     });
     // An idle client losing its connection must not crash the process; the next query reports it.
     this.pool.on('error', () => {});
@@ -263,8 +294,9 @@ export class NodePostgresDatabase {
     this.#observer = observer;
   }
 
+  /** `SELECT 1`; rejects when no answer came within {@link PING_TIMEOUT_MS}. */
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    await withDeadline(this.pool.query('SELECT 1'), PING_TIMEOUT_MS);
   }
 
   async warm(): Promise<number> {
