@@ -21,6 +21,10 @@ const UNAVAILABLE_NET_CODES = new Set([
   'ENOTFOUND',
   'EPIPE',
   'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
 ]);
 const UNAVAILABLE_MESSAGES = [
   'PGlite is closed',
@@ -73,6 +77,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     const code = typeof e.code === 'string' ? e.code : '';
     if (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_NET_CODES.has(code))
       return true;
+    // Whatever a failed connect reports (EINVAL for a route that drops everything, say).
+    if (e.syscall === 'connect') return true;
     const message = typeof e.message === 'string' ? e.message : '';
     if (UNAVAILABLE_MESSAGES.some((m) => message.includes(m))) return true;
   }

@@ -51,6 +51,8 @@ export interface RateLimitOptions {
 
 /** Least time between two "Redis lost" reports of one outage. */
 const REDIS_REPORT_MS = 30_000;
+/** How long a Redis command may take before the limiter counts in process instead. */
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /**
  * Builds the limiter. Memory only for embedded PGlite, which is one process by design; with a
@@ -71,7 +73,13 @@ type StoreLimiter = Omit<RateLimiter, 'exhausted' | 'windowSeconds' | 'now'>;
 function createStoreLimiter(options: RateLimitOptions, now: () => number): StoreLimiter {
   const base = { points: options.max, duration: options.windowMs / 1000, keyPrefix: 'rl' };
   if (options.redisUrl) {
-    const redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    // A silent link (packets dropped, nothing closed) fails a command after 500 ms, so the limit
+    // falls back to the process's own count instead of holding the request.
+    const redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    });
     watchRedis(redis, options.onRedisState, now);
     // While Redis is unreachable each process counts on its own (decided: a degraded limit, not
     // 503 on every request); the shared counts resume when it is back.
