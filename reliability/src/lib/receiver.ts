@@ -16,8 +16,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** Starts a receiver on 127.0.0.1; it keeps its port across down/up. */
-export async function startReceiver(): Promise<Receiver> {
+/** Starts a receiver on `host` (default 127.0.0.1); it keeps its port across down/up. */
+export async function startReceiver(host = '127.0.0.1'): Promise<Receiver> {
   let server: Server | undefined;
   let port = 0;
   const receiver: Receiver = {
@@ -49,10 +49,10 @@ export async function startReceiver(): Promise<Receiver> {
           res.writeHead(204).end();
         });
       });
-      server.listen(port, '127.0.0.1');
+      server.listen(port, host);
       await once(server, 'listening');
       port = (server.address() as AddressInfo).port;
-      receiver.url = `http://127.0.0.1:${port}/hook`;
+      receiver.url = `http://${host}:${port}/hook`;
     },
     close: () => receiver.down(),
   };
