@@ -49,6 +49,8 @@ beforeAll(async () => {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     DATABASE_URL: d.databaseUrl('primary'),
+    DATABASE_REPLICA_URL: d.databaseUrl('replicas'),
+    METRICS_PORT: '9100',
     REDIS_URL: d.redisUrl,
     BASE_URL: d.publicUrl,
     TRUST_PROXY: 'loopback',
@@ -89,6 +91,13 @@ afterAll(async () => {
     `acknowledged writes ${totals.writes}, lost ${totals.lost}, duplicated ${totals.duplicated}; ` +
     `events ${totals.events}, undelivered ${totals.undelivered}; ` +
     `5xx other than 503: ${totals.other5xx}; longest unavailability ${(totals.longestMs / 1000).toFixed(1)} s`;
+  for (const host of ['api1', 'api2'] as const) {
+    const metrics = await fetch(`http://${addressOf(deployment?.vars ?? {}, host)}:9100/metrics`)
+      .then((res) => res.text())
+      .catch(() => '');
+    const reads = metrics.split('\n').filter((l) => l.startsWith('db_reads_total{'));
+    console.log(`[ha] ${host} reads by target: ${reads.join('; ') || 'none'}`);
+  }
   console.log(line);
   if (process.env.HA_SUMMARY_FILE) await appendFile(process.env.HA_SUMMARY_FILE, `${line}\n`);
   await admin?.end().catch(() => {});
@@ -204,7 +213,64 @@ async function currentPrimary(d: Deployment): Promise<Node> {
   return primary;
 }
 
+/** `db_reads_total` of both API processes, by `target`. */
+async function readsByTarget(d: Deployment): Promise<Record<string, number>> {
+  const totalsByTarget: Record<string, number> = {};
+  for (const host of ['api1', 'api2'] as const) {
+    const text = await (await fetch(`http://${addressOf(d.vars, host)}:9100/metrics`)).text();
+    for (const match of text.matchAll(/^db_reads_total\{target="(\w+)"[^}]*\} (\d+)$/gm)) {
+      totalsByTarget[match[1] as string] = (totalsByTarget[match[1] as string] ?? 0) + Number(match[2]);
+    }
+  }
+  return totalsByTarget;
+}
+
 describe(`HA on Patroni, etcd and HAProxy (${PROFILE})`, () => {
+  it.skipIf(PROFILE === 'short')(
+    "serves a reader tenant from the replica frontend, a writer's reads from the primary while replay lags",
+    async () => {
+      const d = requireDeployment();
+      const reader = await createKey(env, `ha-reader-${Date.now().toString(36)}`);
+      const client = createClient({ baseUrl: d.publicUrl, apiKey: reader, logLevel: 'off' });
+      const writer = createClient({
+        baseUrl: d.publicUrl,
+        apiKey: (workers[0] as Worker).apiKey,
+        logLevel: 'off',
+      });
+      try {
+        await client.listPages({ query: { limit: 5 } });
+        const before = await readsByTarget(d);
+        for (let i = 0; i < 40; i += 1) await client.listPages({ query: { limit: 5 } });
+        // Replay held on the standby: the writer's reads (through either API process) must not
+        // be served there, or they would miss the page just created.
+        const standby = new pg.Client({ connectionString: d.databaseUrl('replicas') });
+        await standby.connect();
+        await standby.query('SELECT pg_wal_replay_pause()');
+        const middle = await readsByTarget(d);
+        for (let i = 0; i < 20; i += 1) {
+          const page = await writer.createPage({
+            body: { name: `ryw-${i}`, title: 'HA', pageContext: 'x', brandId: 'b', pageType: 'inbound' },
+          });
+          await writer.getPage({ params: { page_id: page.pageId } });
+        }
+        const after = await readsByTarget(d);
+        await standby.query('SELECT pg_wal_replay_resume()');
+        await standby.end();
+        const delta = (from: Record<string, number>, to: Record<string, number>, target: string) =>
+          (to[target] ?? 0) - (from[target] ?? 0);
+        console.log(
+          `[ha] replica reads: reader ${delta(before, middle, 'replica')} of 40 on the replica; ` +
+            `writer ${delta(middle, after, 'primary')} of 20 reads-after-write on the primary while replay was paused`,
+        );
+        expect(delta(before, middle, 'replica')).toBeGreaterThanOrEqual(30);
+        expect(delta(middle, after, 'primary')).toBeGreaterThanOrEqual(20);
+      } finally {
+        await client.close();
+        await writer.close();
+      }
+    },
+  );
+
   it('survives kill -9 of the primary host under load; the old primary rejoins as a replica', async () => {
     await underLoad('failover-kill', async ({ d }) => {
       const old = await currentPrimary(d);

@@ -82,7 +82,7 @@ export function startLoad(baseUrl: string, prefix: string, workers: Worker[]): L
     const client: CustomerApiClient = createClient({
       baseUrl,
       apiKey: w.apiKey,
-      maxRetries: 20,
+      maxRetries: 40,
       timeoutMs: 20_000,
       backoff: { initialDelayMs: 100, maxDelayMs: 1000 },
       fetch: recording as never,
@@ -106,7 +106,14 @@ export function startLoad(baseUrl: string, prefix: string, workers: Worker[]): L
             });
             result.versions.push(version.versionId);
           } else if (mine.length > 0 && n % 2 === 0) {
-            await client.getPage({ params: { page_id: mine[mine.length - 1] as string } });
+            const pageId = mine[mine.length - 1] as string;
+            await client.getPage({ params: { page_id: pageId } }).catch((err: unknown) => {
+              // Its own acknowledged write, read at once through any API process (and, with
+              // DATABASE_REPLICA_URL, possibly a standby): never missing.
+              if ((err as { status?: unknown }).status === 404)
+                result.problems.push(`read missed its own write ${pageId}`);
+              throw err;
+            });
           } else {
             await client.listPages({ query: { limit: 5 } });
           }
