@@ -6,6 +6,8 @@ import { tenantId, ts } from './columns.js';
  * the change it answers, so a key is stored exactly when its change committed. `body` is the
  * exact text sent; `fingerprint` hashes method, path and body to tell a retry from a reuse.
  * Expired rows are ignored by reads and swept by writes through `idempotency_keys_expires_idx`.
+ * A response carrying a signing secret is kept with the secret sealed in its place: `sealed_secret`
+ * is that sealed value, which a replay opens and puts back (`secrets/kept-responses.ts`).
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -15,6 +17,7 @@ export const idempotencyKeys = pgTable(
     fingerprint: text('fingerprint').notNull(),
     statusCode: integer('status_code').notNull(),
     body: text('body').notNull(),
+    sealedSecret: text('sealed_secret'),
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
   },

@@ -25,8 +25,11 @@ export const webhookEvents = pgTable(
 );
 
 /**
- * Webhook subscriptions. The signing secret must stay readable (HMAC needs the key) and is only
- * read by the dispatcher; `previous_secret` signs too until `previous_secret_expires_at`.
+ * Webhook subscriptions. The signing secret is stored sealed (`secret_sealed`, AES-256-GCM under
+ * `SECRETS_ENCRYPTION_KEYS`, opened only through `secrets/secret-box.ts`); `previous_secret_sealed`
+ * signs too until `previous_secret_expires_at`. `secret` and `previous_secret` hold plaintext only
+ * in rows written before sealing, until the next start or `customer-api secrets rotate` seals them
+ * (decision 0214).
  */
 export const webhookSubscriptions = pgTable(
   'webhook_subscriptions',
@@ -38,8 +41,10 @@ export const webhookSubscriptions = pgTable(
     description: text('description'),
     status: text('status').$type<WebhookSubscription['status']>().notNull(),
     disabledReason: text('disabled_reason'),
-    secret: text('secret').notNull(),
+    secret: text('secret'),
     previousSecret: text('previous_secret'),
+    secretSealed: text('secret_sealed'),
+    previousSecretSealed: text('previous_secret_sealed'),
     previousSecretExpiresAt: ts('previous_secret_expires_at'),
     /** Start of the current run of failures; null after any success. */
     failingSince: ts('failing_since'),
