@@ -63,12 +63,12 @@ function upload(kind: 'content' | 'preview'): JsonObject {
 }
 
 function download(kind: 'content' | 'preview'): JsonObject {
-  const query = (name: string, description: string): JsonObject => ({
+  const query = (name: string, description: string, schema: JsonObject): JsonObject => ({
     name,
     in: 'query',
     required: true,
     description,
-    schema: { type: 'string' },
+    schema: { type: 'string', ...schema },
   });
   return {
     operationId: kind === 'content' ? 'downloadAssetContent' : 'downloadAssetPreview',
@@ -78,8 +78,12 @@ function download(kind: 'content' | 'preview'): JsonObject {
     security: [],
     parameters: [
       assetId,
-      query('expires', 'Expiry of the link (Unix seconds), as the link gives it.'),
-      query('signature', 'Signature of the link, as the link gives it.'),
+      query('expires', 'Expiry of the link (Unix seconds), as the link gives it.', {
+        pattern: '^[0-9]{1,12}$',
+        maxLength: 12,
+      }),
+      // base64url of an HMAC-SHA256: 43 characters; any other value is a forged link (403).
+      query('signature', 'Signature of the link, as the link gives it.', { minLength: 43, maxLength: 43 }),
     ],
     responses: {
       '200': {

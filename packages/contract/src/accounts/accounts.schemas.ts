@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { boundedJsonObject, JSON_PAYLOAD_MAX_BYTES } from '../common/bounds.js';
 import { BooleanFlagSchema } from '../common/flags.js';
-import { AccountIdSchema } from '../common/ids.js';
+import { ACCOUNT_ID_LENGTH, AccountIdSchema } from '../common/ids.js';
 import { PaginationQuerySchema } from '../common/pagination.js';
 import { CountSchema, JsonObjectSchema, KebabCaseSchema, TimestampSchema } from '../common/primitives.js';
 import { LinkedPersonSchema } from '../persons/persons.schemas.js';
@@ -76,8 +77,11 @@ export const CreateAccountLogBodySchema = z
   .object({
     source: KebabCaseSchema,
     type: KebabCaseSchema.default('webhook'),
-    payload: JsonObjectSchema,
-    accountId: AccountIdSchema.optional(),
+    payload: boundedJsonObject(
+      JSON_PAYLOAD_MAX_BYTES,
+      'Any JSON object of at most 65,536 bytes as compact UTF-8 JSON.',
+    ),
+    accountId: AccountIdSchema.max(ACCOUNT_ID_LENGTH).optional(),
     domain: z.string().min(1).max(253).optional(),
     name: z.string().min(1).max(255).optional(),
     idempotencyKey: z.string().min(1).max(255).optional(),

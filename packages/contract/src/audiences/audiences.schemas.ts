@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MetadataSchema } from '../common/metadata.js';
+import { MetadataSchema, NewMetadataSchema } from '../common/metadata.js';
 import { MAX_SAFE_INTEGER, TimestampSchema } from '../common/primitives.js';
 
 /** Lifecycle states shared by audiences and audience versions. */
@@ -106,7 +106,7 @@ export const CreateAudienceBodySchema = z
     actionFormIdOverride: optionalText(255),
     actionFormInstructionsOverride: z.string().max(10_000).optional(),
     actionUrlOverride: z.url().max(2048).optional(),
-    metadataOverride: MetadataSchema.optional(),
+    metadataOverride: NewMetadataSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreateAudienceRequest' });

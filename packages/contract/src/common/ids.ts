@@ -33,6 +33,9 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 /** The pattern every account identifier matches (specification: Account.accountId). */
 export const ACCOUNT_ID_PATTERN = /^account_[a-z0-9]{26}$/;
 
+/** Length of every account identifier: `account_` and 26 characters. */
+export const ACCOUNT_ID_LENGTH = 34;
+
 /** An account identifier: `account_` followed by 26 lower-case letters or digits. */
 export const AccountIdSchema = z
   .string()

@@ -10,6 +10,12 @@ export const MAX_SAFE_INTEGER = 9007199254740991;
 export const TimestampSchema = z.iso
   .datetime({ offset: false, local: false })
   .meta({ id: 'Timestamp', description: 'ISO 8601 date-time in UTC with a trailing Z.' });
+/**
+ * Longest timestamp a request may send: `2026-01-31T12:00:00.000000000Z` (nanoseconds) is 30
+ * characters; the format itself allows any number of fraction digits.
+ */
+export const TIMESTAMP_MAX_LENGTH = 35;
+
 /** An ISO 8601 UTC date-time string (see {@link TimestampSchema}). */
 export type Timestamp = z.infer<typeof TimestampSchema>;
 
@@ -29,7 +35,7 @@ export const KebabCaseSchema = z
     'Must be kebab-case: lower-case letters and digits separated by single hyphens',
   );
 
-/** An arbitrary JSON object (for log and event payloads). */
+/** An arbitrary JSON object (log and event payloads as responses carry them). */
 export const JsonObjectSchema = z.record(z.string(), z.unknown());
 /** An arbitrary JSON object. */
 export type JsonObject = z.infer<typeof JsonObjectSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ITEM_BOUNDS, MAX_BYTES_KEYWORD, TEXT_BOUNDS } from '../common/bounds.js';
 import { TimestampSchema } from '../common/primitives.js';
 
 /** Audience fields a conversation change can touch. */
@@ -168,6 +169,53 @@ export const GetMessageSchema = z
 /** An audience's message history. */
 export type GetMessage = z.infer<typeof GetMessageSchema>;
 
+const text = (kind: keyof typeof TEXT_BOUNDS) => z.string().max(TEXT_BOUNDS[kind]);
+
+/**
+ * A tool call as posted with a message: {@link ToolCallSchema} with bounded texts. `arguments` and
+ * `result` are free-form; the message's size bounds them.
+ */
+export const NewToolCallSchema = z
+  .object({
+    id: text('id'),
+    name: text('name'),
+    status: ToolCallStatusSchema,
+    arguments: z.record(text('name'), z.unknown()).optional(),
+    result: z.unknown().optional(),
+    error: text('text').optional(),
+  })
+  .strict()
+  .meta({ id: 'NewToolCall' });
+
+/** A content part as posted with a message: {@link ContentPartSchema} with bounded texts. */
+export const NewContentPartSchema = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('text'), text: text('longText') }).strict(),
+    z.object({ type: z.literal('tool-call'), toolCallId: text('id') }).strict(),
+    z
+      .object({
+        type: z.literal('artifact'),
+        artifactId: text('id'),
+        path: text('url'),
+        title: text('title'),
+        kind: z.enum(['email', 'call-script', 'document']),
+        previewText: text('text').nullable().optional(),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('error'),
+        variant: z.enum(['generic', 'provider-outage']),
+        title: text('title'),
+        message: text('text'),
+        provider: text('name').optional(),
+        incidentTitle: text('title').optional(),
+        statusPageUrl: text('url').optional(),
+      })
+      .strict(),
+  ])
+  .meta({ id: 'NewContentPart' });
+
 /**
  * A change as posted with a message: the server assigns `changeId` and fills `previousValue`. A
  * posted `previousValue` is a precondition: it must equal the field's current value, else 409.
@@ -196,16 +244,17 @@ export const NewChangeSchema = z
 export const CreateMessageBodySchema = z
   .object({
     role: MessageRoleSchema,
-    content: z.string().max(100_000),
+    content: text('longText'),
     changes: z.array(NewChangeSchema).max(20).optional(),
-    toolCalls: z.array(ToolCallSchema).max(100).optional(),
-    contentParts: z.array(ContentPartSchema).max(100).optional(),
-    reasoning: z.string().max(100_000).optional(),
+    toolCalls: z.array(NewToolCallSchema).max(ITEM_BOUNDS.parts).optional(),
+    contentParts: z.array(NewContentPartSchema).max(ITEM_BOUNDS.parts).optional(),
+    reasoning: text('longText').optional(),
     isInterrupted: z.boolean().optional(),
   })
   .strict()
   .meta({
     id: 'CreateMessageRequest',
+    [MAX_BYTES_KEYWORD]: MESSAGE_MAX_BYTES,
     description:
       "A message to append. Stored, it may take at most 256 KiB (262,144 bytes of JSON as returned: content, reasoning, tool calls with their results, content parts, changes with their previous values); larger is 400 VALIDATION_ERROR, so keep large tool results elsewhere and reference them. An audience's history holds at most 1,000 messages and 4 MiB (4,194,304 bytes; saved changes count twice, as the history also lists them as pending); a message past either is 400 VALIDATION_ERROR too.",
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MetadataSchema } from '../common/metadata.js';
+import { ITEM_BOUNDS, TEXT_BOUNDS } from '../common/bounds.js';
+import { MetadataSchema, NewMetadataSchema } from '../common/metadata.js';
 import { CountSchema, TimestampSchema } from '../common/primitives.js';
 
 /** Kinds of page. */
@@ -67,6 +68,66 @@ export const ScriptSchema = z
 /** A script embedded in a page. */
 export type Script = z.infer<typeof ScriptSchema>;
 
+const text = (kind: keyof typeof TEXT_BOUNDS) => z.string().max(TEXT_BOUNDS[kind]);
+const parts = <T extends z.ZodType>(item: T) => z.array(item).max(ITEM_BOUNDS.parts);
+
+/** A call to action as a request sends it: {@link ActionSchema} with bounded fields. */
+export const NewActionSchema = z
+  .object({
+    actionId: text('id'),
+    actionIndex: z.number(),
+    purpose: text('shortText'),
+    buttonTitle: text('name'),
+    actionType: text('token'),
+    url: text('url'),
+  })
+  .strict()
+  .meta({ id: 'NewAction' });
+
+/** A card widget as a request sends it: {@link ActionCardWidgetSchema} with bounded fields. */
+export const NewActionCardWidgetSchema = z
+  .object({
+    type: text('token'),
+    title: text('title'),
+    logos: parts(
+      z
+        .object({
+          image: z
+            .object({
+              altText: text('shortText'),
+              url: text('url'),
+              fileId: text('id'),
+              assetId: text('id'),
+            })
+            .strict(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ id: 'NewActionCardWidget' });
+
+/** A footer link group as a request sends it: {@link FooterLinkGroupSchema} with bounded fields. */
+export const NewFooterLinkGroupSchema = z
+  .object({
+    id: text('id'),
+    title: text('title'),
+    links: parts(z.object({ text: text('name'), url: text('url'), id: text('id') }).strict()),
+  })
+  .strict()
+  .meta({ id: 'NewFooterLinkGroup' });
+
+/** A script as a request sends it: {@link ScriptSchema} with bounded fields. */
+export const NewScriptSchema = z
+  .object({
+    content: text('longText'),
+    enabled: z.boolean(),
+    name: text('name'),
+    description: text('shortText'),
+  })
+  .strict()
+  .meta({ id: 'NewScript' });
+
 const pageFields = {
   pageId: z.string(),
   name: z.string(),
@@ -107,17 +168,17 @@ export type RestoredPage = z.infer<typeof RestoredPageSchema>;
 /** Body of `createPage`. The page starts as a `draft`. */
 export const CreatePageBodySchema = z
   .object({
-    name: z.string().min(1).max(255),
-    title: z.string().min(1).max(500),
-    pageContext: z.string().max(100_000),
-    brandId: z.string().min(1).max(255),
+    name: z.string().min(1).max(TEXT_BOUNDS.name),
+    title: z.string().min(1).max(TEXT_BOUNDS.title),
+    pageContext: text('longText'),
+    brandId: z.string().min(1).max(TEXT_BOUNDS.id),
     pageType: PageTypeSchema,
-    actions: z.array(ActionSchema).max(100).optional(),
-    actionCardWidgets: z.array(ActionCardWidgetSchema).max(100).optional(),
-    footerLinks: z.array(FooterLinkGroupSchema).max(100).optional(),
-    scripts: z.array(ScriptSchema).max(100).optional(),
-    headerActionId: z.string().min(1).optional(),
-    metadata: MetadataSchema.optional(),
+    actions: parts(NewActionSchema).optional(),
+    actionCardWidgets: parts(NewActionCardWidgetSchema).optional(),
+    footerLinks: parts(NewFooterLinkGroupSchema).optional(),
+    scripts: parts(NewScriptSchema).optional(),
+    headerActionId: z.string().min(1).max(TEXT_BOUNDS.id).optional(),
+    metadata: NewMetadataSchema.optional(),
   })
   .strict()
   .meta({ id: 'CreatePageRequest' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { boundedJsonObject, JSON_PAYLOAD_MAX_BYTES } from '../common/bounds.js';
 import { AccountIdSchema } from '../common/ids.js';
-import { JsonObjectSchema, KebabCaseSchema, TimestampSchema } from '../common/primitives.js';
+import { KebabCaseSchema, TimestampSchema } from '../common/primitives.js';
 
 const personFields = {
   personId: z.string(),
@@ -53,7 +54,10 @@ export const CreatePersonLogBodySchema = z
     personId: z.string().min(1).max(255),
     source: KebabCaseSchema,
     type: KebabCaseSchema,
-    payload: JsonObjectSchema,
+    payload: boundedJsonObject(
+      JSON_PAYLOAD_MAX_BYTES,
+      'Any JSON object of at most 65,536 bytes as compact UTF-8 JSON.',
+    ),
   })
   .strict()
   .meta({ id: 'CreatePersonLogRequest' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TEXT_BOUNDS } from '../common/bounds.js';
 import { MAX_SAFE_INTEGER, TimestampSchema } from '../common/primitives.js';
 
 const SortOrderSchema = z.number().int().min(0).max(MAX_SAFE_INTEGER);
@@ -33,12 +34,12 @@ export const TopicSchema = z
 /** A knowledge topic. */
 export type Topic = z.infer<typeof TopicSchema>;
 
-/** Body of `createTopic`: a non-empty `title` and an optional `sortOrder` (0 to 9007199254740991). */
+/** Body of `createTopic`: a `title` of 1 to 500 characters and an optional `sortOrder` (0 to 9007199254740991). */
 export const CreateTopicBodySchema = z
   .object({
-    title: z.string().min(1),
+    title: z.string().min(1).max(TEXT_BOUNDS.title),
     sortOrder: SortOrderSchema.optional(),
-    purpose: z.string().min(1).max(10_000).optional(),
+    purpose: z.string().min(1).max(TEXT_BOUNDS.text).optional(),
   })
   .strict()
   .meta({ id: 'CreateTopicRequest' });
@@ -48,9 +49,9 @@ export type CreateTopicBody = z.input<typeof CreateTopicBodySchema>;
 /** Body of `updateTopic`: at least one field. Renaming the default topic is 409 CONFLICT. */
 export const UpdateTopicBodySchema = z
   .object({
-    title: z.string().min(1).optional(),
+    title: z.string().min(1).max(TEXT_BOUNDS.title).optional(),
     sortOrder: SortOrderSchema.optional(),
-    purpose: z.string().min(1).max(10_000).nullable().optional(),
+    purpose: z.string().min(1).max(TEXT_BOUNDS.text).nullable().optional(),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, { message: 'At least one field is required' })

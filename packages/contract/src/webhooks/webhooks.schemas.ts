@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountSchema, TimestampSchema } from '../common/primitives.js';
+import { CountSchema, TIMESTAMP_MAX_LENGTH, TimestampSchema } from '../common/primitives.js';
 import { WebhookEventTypeFilterSchema, WebhookEventTypeSchema } from './events.schemas.js';
 
 /** Subscription states: `disabled` after a 410 Gone answer, five days of failures, or deletion. */
@@ -91,7 +91,7 @@ export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
 /** Body of `recoverWebhookDeliveries`: re-send every failed delivery since a time. */
 export const RecoverWebhookDeliveriesBodySchema = z
-  .object({ since: TimestampSchema })
+  .object({ since: TimestampSchema.max(TIMESTAMP_MAX_LENGTH) })
   .strict()
   .meta({ id: 'RecoverWebhookDeliveriesRequest' });
 
