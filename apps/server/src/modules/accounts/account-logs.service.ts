@@ -46,15 +46,9 @@ function hashOf(body: CreateAccountLogInput): string {
   return requestHash({ ...rest, domain: rest.domain && (canonicalDomain(rest.domain) ?? rest.domain) });
 }
 
-/** The hash entries stored before domains were canonicalised in it: the body as sent. */
-function legacyHashOf(body: CreateAccountLogInput): string {
-  const { idempotencyKey: _key, ...rest } = body;
-  return requestHash(rest);
-}
-
 /** The earlier entry of a key: returned when the body matches, 409 CONFLICT when it does not. */
 function replay(existing: repo.ActivityRow, body: CreateAccountLogInput, key: string): AccountLogResult {
-  if (existing.requestHash !== hashOf(body) && existing.requestHash !== legacyHashOf(body)) {
+  if (existing.requestHash !== hashOf(body)) {
     throw new ConflictError(
       `The idempotency key ${JSON.stringify(key)} was already used with a different request body; ` +
         'use a new key for a different log entry.',

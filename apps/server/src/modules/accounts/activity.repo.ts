@@ -72,19 +72,6 @@ export function findByIdempotencyKey(
   return db.first(byIdempotencyKey, { tenantId, idempotencyKey });
 }
 
-const byIdLocked = statement({
-  name: 'activity_by_id_locked',
-  params: { tenantId: text, activityId: text },
-  sql: (p) => sql`SELECT ${ACTIVITY} FROM account_activity
-    WHERE tenant_id = ${p.tenantId} AND id = ${p.activityId} FOR UPDATE`,
-  row: rowOf<ActivityRow>(),
-});
-
-/** Finds a tenant's activity item by id, locked until the transaction ends. */
-export function findActivity(tx: Tx, tenantId: string, activityId: string): Promise<ActivityRow | undefined> {
-  return tx.first(byIdLocked, { tenantId, activityId });
-}
-
 /** Filters of {@link listActivity}. */
 export interface ActivityFilter {
   tenantId: string;

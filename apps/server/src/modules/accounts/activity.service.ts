@@ -2,7 +2,7 @@ import type { AccountActivityItem, ListAccountActivityQuerySchema, Paginated } f
 import type { z } from 'zod';
 import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
-import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
 import type { AccountRow } from './accounts.repo.js';
 import * as accountsRepo from './accounts.repo.js';
@@ -79,23 +79,6 @@ export async function listAccountActivity(
 async function markDeleted(tx: Tx, row: repo.ActivityRow, at: Date): Promise<void> {
   await repo.markActivityDeleted(tx, row.id, at);
   await accountsRepo.countDeletedLog(tx, row.accountId, row.kind === 'account' ? 'account' : 'person');
-}
-
-/**
- * Soft-deletes an activity item by its `activityId` (tests set up deleted items with it; the
- * routes delete by the log's id: {@link deleteLog}). Deleting it twice is 409.
- */
-export async function deleteActivityItem(
-  deps: Pick<AccountsDeps, 'db' | 'clock'>,
-  tenantId: string,
-  activityId: string,
-): Promise<void> {
-  await deps.db.transaction(async (tx) => {
-    const row = await repo.findActivity(tx, tenantId, activityId);
-    if (!row) throw new NotFoundError(`Activity item ${activityId} not found.`);
-    if (row.deletedAt) throw new ConflictError(`Activity item ${activityId} is already deleted.`);
-    await markDeleted(tx, row, deps.clock());
-  });
 }
 
 /**

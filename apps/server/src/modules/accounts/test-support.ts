@@ -1,4 +1,5 @@
 import type {
+  AccountActivityItem,
   AccountLog,
   CreateAccountLogBody,
   CreatePersonBody,
@@ -23,6 +24,21 @@ export async function send(
     headers: tenant.auth(),
     ...(payload === undefined ? {} : { payload: payload as object }),
   });
+}
+
+/**
+ * Deletes an activity item the way a user does: `DELETE /v0/account_logs/{id}` or
+ * `DELETE /v0/person_logs/{id}`, whichever log it shows. Returns the response.
+ */
+export async function deleteItem(
+  t: TestApp,
+  item: Pick<AccountActivityItem, 'accountLogId' | 'personLogId'>,
+  tenant: TestTenant = t.tenant,
+): Promise<LightMyRequestResponse> {
+  const url = item.accountLogId
+    ? `/v0/account_logs/${item.accountLogId}`
+    : `/v0/person_logs/${item.personLogId as string}`;
+  return send(t, 'DELETE', url, undefined, tenant);
 }
 
 async function created<T>(res: LightMyRequestResponse): Promise<T> {
