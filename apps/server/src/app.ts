@@ -22,6 +22,7 @@ import {
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
+import { addCorsHeaders, registerCors } from './http/cors.js';
 import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorPages } from './http/error-pages.js';
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerHttpMetrics(app, metrics);
   registerConnectionTimeouts(app, config.http);
   registerRequestId(app);
+  registerCors(app, config.corsAllowedOrigins);
   registerServerHeader(app);
   registerDraining(app);
   registerJsonParser(app);
@@ -209,6 +211,7 @@ function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
     // Errors raised before routing (e.g. an undecodable URL) get the error object too.
     frameworkErrors: (error, request, reply) => {
       const body = errorBody(config.baseUrl, request.id, toDomainError(error));
+      addCorsHeaders(config.corsAllowedOrigins, request, reply as FastifyReply);
       (reply as FastifyReply).header('x-request-id', request.id).status(body.status).send(body);
     },
   };

@@ -76,6 +76,39 @@ describe('loadConfig', () => {
     }
   });
 
+  it('admits no browser origin by default, and exactly the origins CORS_ALLOWED_ORIGINS lists', () => {
+    expect(loadConfig({}).corsAllowedOrigins).toEqual([]);
+    expect(loadConfig({ CORS_ALLOWED_ORIGINS: ' ' }).corsAllowedOrigins).toEqual([]);
+    expect(
+      loadConfig({
+        CORS_ALLOWED_ORIGINS:
+          'https://app.example.com, http://localhost:5173,http://[::1]:8080,https://app.example.com',
+      }).corsAllowedOrigins,
+    ).toEqual(['https://app.example.com', 'http://localhost:5173', 'http://[::1]:8080']);
+  });
+
+  it('refuses a CORS origin with a path, a wildcard or another scheme, saying how to write it', () => {
+    const refusal = (value: string) => {
+      try {
+        loadConfig({ CORS_ALLOWED_ORIGINS: value });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    expect(refusal('*')).toMatch(/CORS_ALLOWED_ORIGINS="\*": list each origin/);
+    expect(refusal('https://app.example.com/')).toContain('write https://app.example.com');
+    expect(refusal('https://app.example.com/admin')).toContain('write https://app.example.com');
+    expect(refusal('https://App.Example.com')).toContain('write https://app.example.com');
+    expect(refusal('https://app.example.com:443')).toContain('write https://app.example.com');
+    expect(refusal('app.example.com')).toContain('is not an origin such as https://app.example.com');
+    expect(refusal('ftp://files.example.com')).toContain('must start with http:// or https://');
+    expect(refusal('null')).toContain('is not an origin');
+    expect(refusal('https://ok.example.com,https://ok.example.com/x')).toContain(
+      'write https://ok.example.com',
+    );
+  });
+
   it('in production, refuses the embedded database unless DATA_DIR is explicit', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
       /NODE_ENV=production needs DATABASE_URL \(PostgreSQL\), or DATA_DIR set explicitly/,

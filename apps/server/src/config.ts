@@ -56,6 +56,30 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** `https://app.example.com` as browsers send it in `Origin`: scheme, host and port only. */
+function originError(entry: string): string | undefined {
+  if (entry === '*') return 'list each origin; "*" is not accepted';
+  if (!URL.canParse(entry)) return `"${entry}" is not an origin such as https://app.example.com`;
+  const url = new URL(entry);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `"${entry}" must start with http:// or https://`;
+  return url.origin === entry ? undefined : `"${entry}" is not an origin; write ${url.origin}`;
+}
+
+// Exact origins a browser page may call the API from; none by default (decision 0215).
+const corsOrigins = z
+  .string()
+  .trim()
+  .default('')
+  .transform((value, ctx): string[] => {
+    const entries = value === '' ? [] : value.split(',').map((part) => part.trim());
+    for (const entry of entries) {
+      const message = originError(entry);
+      if (message) ctx.addIssue({ code: 'custom', message });
+    }
+    return [...new Set(entries)];
+  });
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number<number>().int().min(0).max(65535).default(3000),
@@ -114,6 +138,7 @@ const EnvSchema = z.object({
     .max(7 * 86_400)
     .default(900),
   TRUST_PROXY: trustProxy,
+  CORS_ALLOWED_ORIGINS: corsOrigins,
   SHUTDOWN_GRACE_MS: positiveInt(10_000, 0),
   MIGRATE_ON_START: z
     .enum(['1', '0', 'true', 'false'])
@@ -173,6 +198,11 @@ export interface Config {
   authCacheTtlS: number;
   /** Which `X-Forwarded-For` hops are trusted for the client address (Fastify's `trustProxy`). */
   trustProxy: boolean | number | string[];
+  /**
+   * Origins of browser pages allowed to call the API (`CORS_ALLOWED_ORIGINS`), exactly as browsers
+   * send them in `Origin`; empty: no response carries CORS headers.
+   */
+  corsAllowedOrigins: string[];
   /** How long SIGTERM waits for in-flight requests and deliveries before the process exits anyway. */
   shutdownGraceMs: number;
   /** Whether `serve`, `start` and `dispatch` apply pending migrations (else refuse to start on them). */
@@ -282,6 +312,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authCacheTtlS: e.AUTH_CACHE_TTL_S,
     assets: { maxBytes: e.ASSET_MAX_BYTES, urlTtlS: e.ASSET_URL_TTL_S },
     trustProxy: e.TRUST_PROXY,
+    corsAllowedOrigins: e.CORS_ALLOWED_ORIGINS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     migrateOnStart: e.MIGRATE_ON_START,
     dispatchPort: e.DISPATCH_PORT,
