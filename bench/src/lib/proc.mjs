@@ -78,9 +78,27 @@ export async function stopProcess(handle) {
   await stopChild(handle.child, 5000);
 }
 
-/** Stops every process this run started (also on Ctrl+C and on failure). */
+/** What else a run has to undo when it stops early (its own PostgreSQL clusters): see {@link atStop}. */
+const cleanups = new Set();
+
+/** Runs `cleanup` in {@link stopAll} unless the function it returns was called first. */
+export function atStop(cleanup) {
+  cleanups.add(cleanup);
+  return () => cleanups.delete(cleanup);
+}
+
+/** Stops every process this run started and runs the cleanups still due (also on Ctrl+C and on failure). */
 export async function stopAll() {
   await Promise.all([...started].map(stopProcess));
+  const due = [...cleanups];
+  cleanups.clear();
+  await Promise.all(
+    due.map((cleanup) =>
+      Promise.resolve()
+        .then(cleanup)
+        .catch(() => {}),
+    ),
+  );
 }
 
 /** Resident set size of a process in MiB (Linux /proc). */
