@@ -172,18 +172,29 @@ export class UnexpectedResponseError extends CustomerApiError {
 
 /**
  * The request never got a complete response: refused or reset connection, DNS failure, broken
- * body. `code` is `CONNECTION_ERROR`, `status` 0; the underlying error is the `cause`.
+ * body, or, in a browser, a response the browser kept from the page (CORS; see `corsBlocked`).
+ * `code` is `CONNECTION_ERROR`, `status` 0; the underlying error is the `cause`.
  */
 export class ConnectionError extends CustomerApiError {
   override name = 'ConnectionError';
   declare readonly code: NoResponseErrorCode;
   /** The low-level error code when known, e.g. `ECONNREFUSED`, `ECONNRESET`, `UND_ERR_SOCKET`. */
   readonly errno: string | undefined;
+  /**
+   * In a browser: the server answers, but the browser kept its response from this page because the
+   * server does not admit the page's origin (its `CORS_ALLOWED_ORIGINS`). Never retried: only the
+   * server's configuration can change the answer. Always false outside a browser.
+   */
+  readonly corsBlocked: boolean;
 
   /** Wraps the underlying network error as `cause`. */
-  constructor(message: string, options?: { cause?: unknown; code?: NoResponseErrorCode }) {
+  constructor(
+    message: string,
+    options?: { cause?: unknown; code?: NoResponseErrorCode; corsBlocked?: boolean },
+  ) {
     super({ code: options?.code ?? 'CONNECTION_ERROR', message }, { cause: options?.cause });
     this.errno = findErrorCode(options?.cause);
+    this.corsBlocked = options?.corsBlocked ?? false;
   }
 }
 

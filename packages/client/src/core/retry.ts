@@ -42,12 +42,13 @@ const TRANSIENT_GATEWAY_STATUSES = new Set([502, 504]);
  * `retrySafe` calls: reads, deletes and restores, and every POST and PATCH, which carry an
  * `Idempotency-Key`. A refused connection sent nothing and is always safe. 400, 401, 403, 404
  * and a final 409 are never retried: repeating cannot change the answer; nor is a call on a
- * closed client.
+ * closed client, nor one a browser refused to the page's origin (CORS).
  */
 export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) return true;
   if (error instanceof ConflictError) return error.headers.get('retry-after') !== null;
   if (error instanceof ConnectionError) {
+    if (error.corsBlocked) return false;
     if (error.errno !== undefined && CLOSED_CLIENT_CODES.has(error.errno)) return false;
     return retrySafe || error.errno === 'ECONNREFUSED';
   }

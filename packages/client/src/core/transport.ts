@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { explainBlockedRequest } from './browser.js';
 import { ConnectionError, TimeoutError } from './errors.js';
 
 /** The subset of `Response` the client reads; satisfied by undici's and Node's global `fetch`. */
@@ -91,7 +92,8 @@ interface Stop {
 /**
  * Sends one attempt and reads the whole body under one timer: a server that sends headers and
  * then stalls the body times out too. Rejects with {@link TimeoutError}, with the caller's abort
- * reason (the standard `AbortError` unless they chose another), or with {@link ConnectionError}.
+ * reason (the standard `AbortError` unless they chose another), or with {@link ConnectionError}
+ * (in a browser, naming CORS when that is the likely cause: see `explainBlockedRequest`).
  */
 export async function sendAttempt(transport: Transport, init: AttemptInit): Promise<RawResponse> {
   const caller = init.signal;
@@ -110,9 +112,10 @@ export async function sendAttempt(transport: Transport, init: AttemptInit): Prom
     return await send(transport, init, stop);
   } catch (error) {
     if (stop.aborted) throw stop.reason;
-    throw new ConnectionError(`Request to ${new URL(init.url).origin} failed: ${describe(error)}`, {
-      cause: error,
-    });
+    const blocked = await explainBlockedRequest(init.url, error, caller);
+    if (caller?.aborted) throw caller.reason;
+    const message = blocked?.message ?? `Request to ${new URL(init.url).origin} failed: ${describe(error)}`;
+    throw new ConnectionError(message, { cause: error, corsBlocked: blocked?.corsBlocked ?? false });
   } finally {
     clearTimeout(timer);
     caller?.removeEventListener('abort', onAbort);
