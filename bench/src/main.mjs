@@ -19,10 +19,23 @@ import { runIsolation } from './scenarios/isolation.mjs';
 import { runMcp } from './scenarios/mcp.mjs';
 import { runMemory } from './scenarios/memory.mjs';
 import { runOverhead, seedPages } from './scenarios/overhead.mjs';
+import { runReplicaReads } from './scenarios/replica-reads.mjs';
 import { runScale } from './scenarios/scale.mjs';
 import { runWebhooks } from './scenarios/webhooks.mjs';
 
-const ALL = ['overhead', 'scale', 'ingestion', 'webhooks', 'mcp', 'memory', 'isolation', 'idempotency'];
+const ALL = [
+  'overhead',
+  'scale',
+  'ingestion',
+  'webhooks',
+  'mcp',
+  'memory',
+  'isolation',
+  'idempotency',
+  'replicas',
+];
+/** Scenarios on databases (and servers) of their own: alone, they need no shared `bench` database. */
+const SELF_CONTAINED = new Set(['idempotency', 'replicas']);
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -112,17 +125,21 @@ const results = {
   versions: ctx.versions,
 };
 try {
-  ctx.progress('preparing the bench database');
   // A full run starts from an empty database, so that the 1M-row load is part of it; a smoke run
   // from an empty database of its own, as on a fresh clone (its scale tenants load in a second).
-  ctx.databaseUrl = smoke
-    ? await ensureDatabase('bench_smoke', { fresh: true })
-    : await ensureDatabase('bench', { fresh: !quick });
-  ctx.pages = tenantKey(ctx.databaseUrl, 'bench-pages');
-  const ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl: ctx.databaseUrl });
-  ctx.ours24 = ours24;
-  await seedPages(ours24, ctx.pages.apiKey);
-  results.rssStart = rssMiB(ours24.pid);
+  // A run of self-contained scenarios alone leaves the shared database (and its 1M rows) alone.
+  let ours24;
+  if (ALL.some((name) => only.has(name) && !SELF_CONTAINED.has(name))) {
+    ctx.progress('preparing the bench database');
+    ctx.databaseUrl = smoke
+      ? await ensureDatabase('bench_smoke', { fresh: true })
+      : await ensureDatabase('bench', { fresh: !quick });
+    ctx.pages = tenantKey(ctx.databaseUrl, 'bench-pages');
+    ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl: ctx.databaseUrl });
+    ctx.ours24 = ours24;
+    await seedPages(ours24, ctx.pages.apiKey);
+    results.rssStart = rssMiB(ours24.pid);
+  }
   const steps = {
     overhead: runOverhead,
     scale: runScale,
@@ -132,6 +149,7 @@ try {
     memory: runMemory,
     isolation: runIsolation,
     idempotency: runIdempotency,
+    replicas: runReplicaReads,
   };
   for (const name of ALL) {
     if (!only.has(name)) continue;

@@ -276,4 +276,6 @@ bounded by the collector, not by the body. The default \`HTTP_REQUEST_TIMEOUT_MS
   memory: `The server that served every scenario above keeps a flat RSS under constant load: the
 API-key cache and the rate limiter's per-key windows are bounded (10,000 keys), and nothing else is
 kept per request.`,
+
+  replicas: `The standby takes the primary's share of each read.`,
 };

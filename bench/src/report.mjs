@@ -6,6 +6,7 @@ import { lineChart } from './chart.mjs';
 import { fmtSpread } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { renderIdempotency } from './scenarios/idempotency.mjs';
+import { renderReplicaReads } from './scenarios/replica-reads.mjs';
 
 /** What the run ran on. */
 export function machine() {
@@ -387,6 +388,7 @@ export function renderReport(results) {
   if (results.memory?.samples) parts.push(memory(results.memory, results.rssStart));
   if (results.isolation?.after) parts.push(isolation(results.isolation));
   if (results.idempotency?.latency) parts.push(renderIdempotency(results.idempotency, table));
+  if (results.replicas?.replica) parts.push(renderReplicaReads(results.replicas, table, NOTES.replicas));
   parts.push(NOTES.assetContent);
   return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
 }
