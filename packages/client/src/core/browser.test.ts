@@ -64,3 +64,26 @@ describe('a request a browser fails before any response', () => {
     expect(calls.every((call) => call.mode === undefined)).toBe(true);
   });
 });
+
+describe('a page outside a secure context (plain HTTP, not localhost)', () => {
+  it('still sends a fresh UUID as Idempotency-Key, though the browser offers no crypto.randomUUID', async () => {
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: real.getRandomValues.bind(real) });
+    const keys: string[] = [];
+    vi.stubGlobal('fetch', async (_url: string, init: { headers: Record<string, string> }) => {
+      keys.push(init.headers['idempotency-key'] ?? '');
+      return new Response('{"topicId":"t"}', {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+      });
+    });
+    const api = client();
+    await api.createTopic({ body: { title: 'a' } });
+    await api.createTopic({ body: { title: 'b' } });
+    expect(keys).toEqual([
+      expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+    ]);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});

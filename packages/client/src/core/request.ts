@@ -5,6 +5,7 @@ import { exchange, type Observers } from './exchange.js';
 import { type Backoff, isRetryable, retryDelayMs, sleep } from './retry.js';
 import type { RawResponse, Transport } from './transport.js';
 import type { ApiResponse, RequestOptions } from './types.js';
+import { randomUuid } from './uuid.js';
 
 /** Settings shared by every call of one client. */
 export interface CallConfig {
@@ -56,9 +57,7 @@ export async function callOperation(
   const body = requestBody(route, args.body);
   // One key per call, chosen before the first attempt: every retry repeats it, so the server
   // does the work at most once and answers retries with the first response.
-  const idempotencyKey = takesIdempotencyKey(route)
-    ? (options.idempotencyKey ?? crypto.randomUUID())
-    : undefined;
+  const idempotencyKey = takesIdempotencyKey(route) ? (options.idempotencyKey ?? randomUuid()) : undefined;
   const init = {
     url: buildUrl(config.baseUrl, route.path, args.params, args.query),
     method: route.method,
@@ -92,7 +91,7 @@ function requestBody(route: AppRoute, body: unknown): unknown {
   const value = body ?? {};
   if (!acceptsIdempotencyKey(route.body) || typeof value !== 'object' || value === null) return value;
   if ((value as { idempotencyKey?: unknown }).idempotencyKey !== undefined) return value;
-  return { ...value, idempotencyKey: crypto.randomUUID() };
+  return { ...value, idempotencyKey: randomUuid() };
 }
 
 /** POST and PATCH carry `Idempotency-Key`; the server ignores it elsewhere. */
