@@ -47,10 +47,28 @@ export function fromRequestValidation(err: RequestValidationError): ValidationEr
   return new ValidationError(`Invalid request ${fields}.`, details);
 }
 
+/** `1048576` as `1,048,576`. */
+const grouped = (n: number) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+
+/** What the request that failed tells about it: the body limit of its route. */
+export interface ErrorContext {
+  bodyLimit?: number | undefined;
+  /** The body's field bounds in words, when its route declares them. */
+  bodyBounds?: string | undefined;
+}
+
 /** Maps Fastify's own client errors (parsing, content type, size, bad URL) to VALIDATION_ERROR. */
-function fromFastifyError(err: FastifyError): DomainError | undefined {
-  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-    return ValidationError.of('body', 'Request body is larger than 1 MiB.');
+function fromFastifyError(err: FastifyError, context: ErrorContext): DomainError | undefined {
+  if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    const limit = context.bodyLimit;
+    const bounds = context.bodyBounds ? ` (${context.bodyBounds})` : '';
+    return ValidationError.of(
+      'body',
+      limit === undefined
+        ? 'Request body is larger than this operation accepts.'
+        : `Request body is larger than ${grouped(limit)} bytes, the most this operation accepts${bounds}.`,
+    );
+  }
   if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return ValidationError.of('headers', 'Unsupported Content-Type; send application/json.', [
       'content-type',
@@ -76,7 +94,7 @@ function fromFastifyError(err: FastifyError): DomainError | undefined {
 }
 
 /** Classifies any thrown value into a domain error; unknown failures become INTERNAL. */
-export function toDomainError(err: unknown): DomainError {
+export function toDomainError(err: unknown, context: ErrorContext = {}): DomainError {
   if (err instanceof DomainError) return err;
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
   const wrapped = causeOf(err, DomainError);
@@ -96,7 +114,9 @@ export function toDomainError(err: unknown): DomainError {
       'The request contains a value that cannot be stored (for example a NUL character).',
     );
   const fastifyError =
-    err && typeof err === 'object' && 'code' in err ? fromFastifyError(err as FastifyError) : undefined;
+    err && typeof err === 'object' && 'code' in err
+      ? fromFastifyError(err as FastifyError, context)
+      : undefined;
   if (fastifyError) return fastifyError;
   return new DomainError('INTERNAL', 'An unexpected error occurred.', undefined, { cause: err });
 }
@@ -121,7 +141,11 @@ export function errorBody(baseUrl: string, requestId: string, err: DomainError):
  */
 export function rootErrorHandler(baseUrl: string) {
   return (err: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const domain = toDomainError(err);
+    const config = request.routeOptions?.config as { bodyBounds?: string } | undefined;
+    const domain = toDomainError(err, {
+      bodyLimit: request.routeOptions?.bodyLimit,
+      bodyBounds: config?.bodyBounds,
+    });
     if (domain.code === 'INTERNAL') request.log.error({ err }, 'unhandled error');
     else if (domain.code === 'SERVICE_UNAVAILABLE') request.log.warn({ err }, 'database unavailable');
     if (domain instanceof RateLimitedError && domain.details && 'retryAfter' in domain.details) {

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../lib/errors.js';
+import { registerBodyLimits } from './body-limits.js';
+
+/** Fastify's own body limit, for an instance built without one. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Deepest nesting of arrays and objects a request body may have (DESIGN: 64). */
 export const MAX_JSON_DEPTH = 64;
@@ -43,11 +47,14 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
  * JSON bodies: an empty body reads as absent (restore endpoints accept it as `{}`); nesting
  * deeper than {@link MAX_JSON_DEPTH} is 400 before parsing. Fastify's parser (secure-json-parse)
  * still refuses `__proto__` keys and `constructor.prototype`, which would otherwise reach
- * code that copies objects; the error handler names them.
+ * code that copies objects; the error handler names them. JSON is the only body type: a
+ * `text/plain` body is refused like any other type (400 asking for `application/json`) instead of
+ * reaching validation as a string. Each contract route reads at most its largest valid body.
  */
 export function registerJsonParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  registerBodyLimits(app, app.initialConfig.bodyLimit ?? DEFAULT_BODY_LIMIT);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
