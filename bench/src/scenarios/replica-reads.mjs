@@ -143,9 +143,13 @@ async function measure({ server, clusters, apiKey, ids, seconds }) {
   };
 }
 
-/** Per-configuration spreads over the rounds, and the reads counted by target and reason. */
+/**
+ * Per-configuration spreads over the rounds and the reads counted by target and reason; and the
+ * API process's CPU per read with the standby over that without it, within each round.
+ */
 function summarise(runs) {
-  return Object.fromEntries(
+  const apiCpuRatio = spread(runs.map((round) => round.replica.apiCpuUs / round.primary.apiCpuUs));
+  const configs = Object.fromEntries(
     CONFIGS.map((config) => {
       const of = (key) => spread(runs.map((round) => round[config][key]));
       const counts = {};
@@ -168,6 +172,7 @@ function summarise(runs) {
       ];
     }),
   );
+  return { ...configs, apiCpuRatio };
 }
 
 /** Runs scenario 9 on clusters of its own (PostgreSQL server binaries, Node 24). */
@@ -268,6 +273,8 @@ export function renderReplicaReads(r, table, notes) {
       ],
       [row('`DATABASE_URL` only', r.primary), row('with `DATABASE_REPLICA_URL`', r.replica)],
     ),
+    '',
+    `API CPU per read with the standby over without it, within each round: ${fmtSpread(r.apiCpuRatio, 2)}.`,
     '',
     `Reads the server with the standby counted, by \`target/reason\`, over ${r.replica.reads.toLocaleString('en-US')} reads answered: ${counted || 'none'}.`,
     '',
