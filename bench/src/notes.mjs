@@ -277,5 +277,24 @@ bounded by the collector, not by the body. The default \`HTTP_REQUEST_TIMEOUT_MS
 API-key cache and the rate limiter's per-key windows are bounded (10,000 keys), and nothing else is
 kept per request.`,
 
-  replicas: `The standby takes the primary's share of each read.`,
+  replicas: `**This run (2026-11-27 10:42, load average about 11: other engineers' builds and tests
+on the same two cores).** With \`DATABASE_REPLICA_URL\` every read of a tenant that wrote nothing ran on
+the standby (\`replica/replayed\`, 100 % in every round), and the standby took the primary's share
+of the read work: the primary's CPU per read fell from about 317 µs to a few (what its background
+processes did meanwhile), the standby's rose from about 5 µs (replay and WAL receiver at rest) to about
+400, close to what the primary had spent, since a standby backend runs the same plans; the standby
+also answers each pooled connection's state check, repeated every 100 ms at most
+([0208](decisions/0208-read-replicas.md)).
+
+The API process pays for the placement: before each read it asks Redis for the tenant's last write
+position (one \`GET\`), takes a standby connection and holds it for the read's statements (the list's
+page and count then run one after the other instead of side by side), and rereads the standby's state
+on that connection when its last check is over 100 ms old. Its CPU per read grew 1.35 × within a
+round here (1,465 → 1,828 µs, medians); two shorter runs of the same scenario just after it (2 rounds
+of 5 s, load average 11-14; the second with \`TENANT_DB_CONCURRENCY=8\`) gave 1.10 (1.05–1.14) and
+1.08 (1.00–1.16), so the cost lies somewhere in
+that range on this machine. Reads/s and latency are not figures to read here: the two clusters, both
+API processes and the load generator share two cores with other work, and the with-standby server's
+reads/s was 0.64 × the other's in this run but 1.03 × and 0.66 × in those two. On separate hosts, the
+primary's read CPU is what leaves it.`,
 };
