@@ -50,6 +50,8 @@ import { openAssetStore } from './modules/assets/content/open-store.js';
 import type { AssetStore } from './modules/assets/content/store.js';
 import { modules } from './modules/index.js';
 import type { AppDeps } from './modules/types.js';
+import { openSecretBox } from './secrets/keyring.js';
+import type { SecretBox } from './secrets/secret-box.js';
 import { createKeyResolver } from './tenants/auth-cache.js';
 import type { Tracing } from './tracing/index.js';
 
@@ -79,6 +81,8 @@ export interface BuildAppOptions {
    * primary `database`: read operations may run on it.
    */
   replica?: NodePostgresDatabase;
+  /** Seals and opens stored signing secrets; defaults to the configuration's (`secrets/keyring.ts`). */
+  secrets?: SecretBox;
 }
 
 const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
@@ -142,6 +146,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ids: options.ids ?? newId,
     cursors: new CursorCodec(secret),
     downloadLinks: DownloadLinks.forConfig(secret, config),
+    secrets: options.secrets ?? openSecretBox(config),
     config,
   };
   const store = options.assetStore ?? (await openAssetStore(database, config));
@@ -170,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ttlS: config.idempotencyTtlS,
     baseUrl: config.baseUrl,
     responseValidation: config.nodeEnv !== 'production',
+    secrets: deps.secrets,
   });
   app.decorate('idempotency', idempotency);
   const bandwidth = options.tenantBandwidth ?? bandwidthOf(config);

@@ -117,8 +117,24 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: '/var/lib/customer-api' }).dataDir).toBe(
       '/var/lib/customer-api',
     );
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe(
-      'postgres://u@h/db',
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db', SECRETS_ENCRYPTION_KEYS: key })
+        .databaseUrl,
+    ).toBe('postgres://u@h/db');
+  });
+
+  it('takes SECRETS_ENCRYPTION_KEYS newest first, and needs it in production on PostgreSQL only', () => {
+    const [newer, older] = [2, 3].map((byte) => Buffer.alloc(32, byte).toString('base64'));
+    const keys = loadConfig({ SECRETS_ENCRYPTION_KEYS: ` ${newer}, ${older} ` }).secretsEncryptionKeys;
+    expect(keys?.map((k) => k.key.toString('base64'))).toEqual([newer, older]);
+    expect(new Set(keys?.map((k) => k.id)).size).toBe(2);
+    expect(loadConfig({}).secretsEncryptionKeys).toBeUndefined();
+    expect(
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: '/srv/data' }).secretsEncryptionKeys,
+    ).toBeUndefined();
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://u@h/db' })).toThrow(
+      /SECRETS_ENCRYPTION_KEYS: required with NODE_ENV=production and DATABASE_URL/,
     );
   });
 

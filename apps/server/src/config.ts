@@ -1,5 +1,11 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import {
+  type EncryptionKey,
+  EncryptionKeysError,
+  parseEncryptionKeys,
+  SECRETS_KEYS_VARIABLE,
+} from './secrets/secret-box.js';
 
 const optionalText = z
   .string()
@@ -146,6 +152,8 @@ const EnvSchema = z.object({
     .transform((value) => value === '1' || value === 'true'),
   DISPATCH_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
   METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
+  // Validated apart (parseEncryptionKeys), so that no error message ever prints a key.
+  SECRETS_ENCRYPTION_KEYS: optionalText,
 });
 
 /** Validated server configuration (see {@link loadConfig}). */
@@ -211,6 +219,11 @@ export interface Config {
   dispatchPort: number | undefined;
   /** Port of `GET /metrics` (Prometheus) of `serve` and `dispatch`; undefined: metrics are off. */
   metricsPort: number | undefined;
+  /**
+   * Keys sealing webhook signing secrets at rest (`SECRETS_ENCRYPTION_KEYS`), newest first: the first
+   * seals, all open. Undefined: a key kept in {@link Config.dataDir} (see `secrets/keyring.ts`).
+   */
+  secretsEncryptionKeys: readonly EncryptionKey[] | undefined;
   /** Asset content uploads and their download links. */
   assets: {
     /** Largest content or preview one upload may store (`ASSET_MAX_BYTES`). */
@@ -274,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid environment:\n  DATABASE_REPLICA_URL: needs DATABASE_URL (the primary the standby follows)',
     );
   }
+  const secretsEncryptionKeys = encryptionKeys(e.SECRETS_ENCRYPTION_KEYS, e.NODE_ENV, e.DATABASE_URL);
   const leaseMs = e.WEBHOOKS_LEASE_MS ?? e.WEBHOOKS_TIMEOUT_MS + 60_000;
   if (leaseMs <= e.WEBHOOKS_TIMEOUT_MS) {
     // A lease that ends before the send's timeout would let another dispatcher send it meanwhile.
@@ -317,6 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrateOnStart: e.MIGRATE_ON_START,
     dispatchPort: e.DISPATCH_PORT,
     metricsPort: e.METRICS_PORT,
+    secretsEncryptionKeys,
     webhooks: {
       allowInsecure: e.WEBHOOKS_ALLOW_INSECURE,
       retryScheduleSeconds: e.WEBHOOKS_RETRY_SCHEDULE,
@@ -328,6 +343,34 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tenantConcurrency: Math.min(e.WEBHOOKS_TENANT_CONCURRENCY, e.WEBHOOKS_CONCURRENCY),
     },
   };
+}
+
+/**
+ * The keys of `SECRETS_ENCRYPTION_KEYS`, checked strictly. A production server on PostgreSQL must
+ * have them: a key generated into a data directory would sit beside nothing it protects.
+ */
+function encryptionKeys(
+  value: string | undefined,
+  nodeEnv: string,
+  databaseUrl: string | undefined,
+): EncryptionKey[] | undefined {
+  if (value === undefined) {
+    if (nodeEnv === 'production' && databaseUrl) {
+      throw new ConfigError(
+        `Invalid environment:\n  ${SECRETS_KEYS_VARIABLE}: required with NODE_ENV=production and DATABASE_URL ` +
+          '(the keys that encrypt webhook signing secrets; make one with `openssl rand -base64 32`)',
+      );
+    }
+    return undefined;
+  }
+  try {
+    return parseEncryptionKeys(value);
+  } catch (err) {
+    if (!(err instanceof EncryptionKeysError)) throw err;
+    throw new ConfigError(
+      `Invalid environment:\n  ${SECRETS_KEYS_VARIABLE} (value not shown): ${err.message}`,
+    );
+  }
 }
 
 /** Settings of the test helpers (read here too, so that this stays the only reader of `process.env`). */

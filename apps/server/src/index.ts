@@ -7,5 +7,7 @@ export { type Database, type DatabaseLocation, openDatabase } from './db/databas
 export { runMigrations } from './db/migrate.js';
 export { type Clock, systemClock } from './lib/clock.js';
 export { type IdSource, newId } from './lib/ids.js';
+export { openSecretBox } from './secrets/keyring.js';
+export { generateEncryptionKey, SecretBox } from './secrets/secret-box.js';
 export { createApiKey, ensureTenant, type Scope } from './tenants/tenants.service.js';
 export { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from './webhooks/dispatcher.js';

@@ -3,6 +3,8 @@ import { type Database, openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
+import { openSecretBox } from '../secrets/keyring.js';
+import { sealPlaintextSecrets } from '../secrets/reseal.js';
 import { ensureTenant } from '../tenants/tenants.service.js';
 import { seedDemoData } from './demo-data.js';
 import { startProgress } from './progress.js';
@@ -20,9 +22,10 @@ export async function withDatabase<T>(config: Config, fn: (database: Database) =
   }
 }
 
-/** `migrate`: applies migrations. */
+/** `migrate`: applies migrations, then seals any signing secret still stored in plaintext. */
 export async function commandMigrate(config: Config, io: CliIo): Promise<number> {
-  await withDatabase(config, async () => {});
+  const box = openSecretBox(config);
+  await withDatabase(config, (database) => sealPlaintextSecrets(database.db, box));
   io.err('Migrations applied.\n');
   return 0;
 }

@@ -2,10 +2,12 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { NotMigratedError } from '../db/migrate.js';
+import { EncryptionKeysError } from '../secrets/secret-box.js';
 import { startTracing, type Tracing } from '../tracing/index.js';
 import { commandMigrate, commandSeed, commandSeedAccounts } from './admin.js';
 import { commandDispatch } from './dispatch.js';
 import { commandKeys, KEYS_USAGE } from './keys.js';
+import { commandSecrets, SECRETS_USAGE } from './secrets.js';
 import { commandServe } from './serve.js';
 import type { CliIo } from './types.js';
 
@@ -25,6 +27,7 @@ Commands:
   seed --accounts <n> [--tenant name]
                         add n accounts instead (batched, with a progress bar), for large data
 ${KEYS_USAGE}
+${SECRETS_USAGE}
 
 Configuration comes from environment variables (PORT, HOST, DATABASE_URL, DATA_DIR, ...).`;
 
@@ -63,6 +66,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
         return await seed(config, io, rest);
       case 'keys':
         return await commandKeys(config, io, rest);
+      case 'secrets':
+        return await commandSecrets(config, io, rest);
       case undefined:
       case 'help':
       case '--help':
@@ -106,7 +111,12 @@ async function seed(config: Config, io: CliIo, args: string[]): Promise<number> 
 }
 
 function failWith(io: CliIo, err: unknown): number {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof NotMigratedError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof DataDirLockedError ||
+    err instanceof NotMigratedError ||
+    err instanceof EncryptionKeysError
+  ) {
     io.err(`${err.message}\n`);
   } else if (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS')) {
     io.err(`${err.message}\n\n${USAGE}\n`);

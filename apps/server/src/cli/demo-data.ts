@@ -11,6 +11,7 @@ import { createAudienceVersion, publishAudienceVersion } from '../modules/audien
 import { createAudienceMessage } from '../modules/messages/messages.service.js';
 import { createPage } from '../modules/pages/pages.service.js';
 import type { ServiceDeps } from '../modules/types.js';
+import { openSecretBox } from '../secrets/keyring.js';
 import { createApiKey, ensureTenant } from '../tenants/tenants.service.js';
 
 /** Name of the setting marking that the first-run demo exists. */
@@ -26,6 +27,7 @@ async function depsFor(database: Database, config: Config): Promise<ServiceDeps>
     ids: newId,
     cursors: new CursorCodec(secret),
     downloadLinks: DownloadLinks.forConfig(secret, config),
+    secrets: openSecretBox(config),
     config,
   };
 }

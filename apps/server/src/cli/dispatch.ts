@@ -6,6 +6,8 @@ import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
+import { openSecretBox } from '../secrets/keyring.js';
+import { sealPlaintextSecrets } from '../secrets/reseal.js';
 import type { DeliveryObserver } from '../webhooks/deliver.js';
 import { buildDispatchHealth } from '../webhooks/dispatch-health.js';
 import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from '../webhooks/dispatcher.js';
@@ -24,6 +26,7 @@ export function startDispatcher(
     clock: systemClock,
     ids: newId,
     webhooks: config.webhooks,
+    secrets: openSecretBox(config),
     // The process's slots, and each tenant's share of them (WEBHOOKS_CONCURRENCY, _TENANT_CONCURRENCY).
     concurrency: config.webhooks.concurrency,
     tenantConcurrency: config.webhooks.tenantConcurrency,
@@ -49,6 +52,7 @@ export async function commandDispatch(config: Config): Promise<number> {
   let observed: ProcessMetrics | undefined;
   try {
     await prepareDatabase(database, config.migrateOnStart);
+    await sealPlaintextSecrets(database.db, openSecretBox(config));
     await health?.listen({ host: config.host, port: config.dispatchPort });
     observed = await startProcessMetrics(config, database);
     dispatcher = startDispatcher(database, config, log, deliveryObserver(observed.metrics.registry));

@@ -3,6 +3,8 @@ import type { Config } from '../config.js';
 import { prepareDatabase } from '../db/migrate.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
+import { openSecretBox } from '../secrets/keyring.js';
+import { sealPlaintextSecrets } from '../secrets/reseal.js';
 import type { Tracing } from '../tracing/index.js';
 import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ensureDemo } from './demo-data.js';
@@ -26,6 +28,7 @@ export async function commandServe(
   let observed: ProcessMetrics | undefined;
   try {
     await prepareDatabase(database, config.migrateOnStart);
+    await sealPlaintextSecrets(database.db, openSecretBox(config));
     const demo = options.demo ? await ensureDemo(database, config) : undefined;
     observed = await startProcessMetrics(config, database);
     app = await buildApp({

@@ -1,11 +1,14 @@
 import type { Tx } from '../db/port.js';
-import { int, raw, rowOf, sql, statement, text, timestamptz } from '../db/sql.js';
+import { int, nullable, raw, rowOf, sql, statement, text, timestamptz } from '../db/sql.js';
 
 /** A kept first response. */
 export interface StoredResponse {
   fingerprint: string;
   statusCode: number;
+  /** The text sent, with a signing secret sealed in place (`secrets/kept-responses.ts`). */
   body: string;
+  /** The sealed secret standing in `body`; null when the response carries none. */
+  sealedSecret: string | null;
 }
 
 /** A response to keep. */
@@ -25,7 +28,7 @@ const lockAndFindStatement = statement({
   sql: (
     p,
   ) => sql`SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || ${p.tenantId} || ':' || ${p.key}, 0)) AS locked,
-       k.fingerprint, k.status_code AS "statusCode", k.body
+       k.fingerprint, k.status_code AS "statusCode", k.body, k.sealed_secret AS "sealedSecret"
      FROM (SELECT 1) AS one
      LEFT JOIN idempotency_keys k ON k.tenant_id = ${p.tenantId} AND k.key = ${p.key} AND k.expires_at > ${p.now}`,
   row: rowOf<{
@@ -33,6 +36,7 @@ const lockAndFindStatement = statement({
     fingerprint: string | null;
     statusCode: number | null;
     body: string | null;
+    sealedSecret: string | null;
   }>(),
 });
 
@@ -52,7 +56,12 @@ export async function lockAndFind(
   const row = await tx.first(lockAndFindStatement, { tenantId, key, now });
   const stored =
     row?.fingerprint != null && row.statusCode != null && row.body != null
-      ? { fingerprint: row.fingerprint, statusCode: Number(row.statusCode), body: row.body }
+      ? {
+          fingerprint: row.fingerprint,
+          statusCode: Number(row.statusCode),
+          body: row.body,
+          sealedSecret: row.sealedSecret,
+        }
       : undefined;
   return { locked: row?.locked === true, stored };
 }
@@ -65,6 +74,7 @@ const keepStatement = statement({
     fingerprint: text,
     statusCode: int,
     body: text,
+    sealedSecret: nullable(text),
     createdAt: timestamptz,
     expiresAt: timestamptz,
   },
@@ -73,10 +83,10 @@ const keepStatement = statement({
          SELECT tenant_id, key FROM idempotency_keys
          WHERE expires_at <= ${p.createdAt} AND NOT (tenant_id = ${p.tenantId} AND key = ${p.key})
          ORDER BY expires_at LIMIT ${raw(String(SWEEP_BATCH))} FOR UPDATE SKIP LOCKED))
-     INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, created_at, expires_at)
-     VALUES (${p.tenantId}, ${p.key}, ${p.fingerprint}, ${p.statusCode}, ${p.body}, ${p.createdAt}, ${p.expiresAt})
+     INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, sealed_secret, created_at, expires_at)
+     VALUES (${p.tenantId}, ${p.key}, ${p.fingerprint}, ${p.statusCode}, ${p.body}, ${p.sealedSecret}, ${p.createdAt}, ${p.expiresAt})
      ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,
-       status_code = excluded.status_code, body = excluded.body,
+       status_code = excluded.status_code, body = excluded.body, sealed_secret = excluded.sealed_secret,
        created_at = excluded.created_at, expires_at = excluded.expires_at
        WHERE idempotency_keys.expires_at <= ${p.createdAt}
      RETURNING 1 AS kept`,

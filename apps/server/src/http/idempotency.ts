@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Handle, Tx } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import { ConflictError } from '../lib/errors.js';
+import { openResponse, type SealedResponse, sealResponse } from '../secrets/kept-responses.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { requireAuth } from './auth.js';
 import { errorBody, toDomainError } from './errors.js';
 import * as repo from './idempotency.repo.js';
@@ -18,6 +20,8 @@ export interface IdempotencyDeps {
   baseUrl: string;
   /** Whether handlers' responses are validated (as @ts-rest/fastify does with the same flag). */
   responseValidation: boolean;
+  /** Seals a signing secret in a kept response, and opens it for a replay. */
+  secrets: SecretBox;
 }
 
 /**
@@ -37,10 +41,11 @@ function isKept(status: number): boolean {
   return status < 500 && ![400, 401, 403, 429].includes(status);
 }
 
-/** The first execution's response: as sent, and as handed to ts-rest. */
+/** The first execution's response: as sent, as kept, and as handed to ts-rest. */
 interface FirstRun {
   status: number;
   bytes: string;
+  kept: SealedResponse;
   result: { status: number; body: unknown };
 }
 
@@ -114,7 +119,7 @@ export class IdempotencyGuard {
           this.events.emit('locked', key);
           if (stored) return { kind: 'stored', stored };
           const first = await this.#firstRun(tx, route, handler, args);
-          const row = { tenantId, key, fingerprint, statusCode: first.status, body: first.bytes };
+          const row = { tenantId, key, fingerprint, statusCode: first.status, ...first.kept };
           if (!(await repo.keep(tx, { ...row, createdAt: now, expiresAt: this.#expiry(now) }))) {
             throw new KeyTaken();
           }
@@ -143,7 +148,8 @@ export class IdempotencyGuard {
         'This Idempotency-Key was already used for another request (method, path or body); send a new key for a new request.',
       );
     }
-    const { statusCode, body } = outcome.stored;
+    const { statusCode } = outcome.stored;
+    const body = openResponse(this.deps.secrets, outcome.stored);
     this.#bytes.set(request, { status: statusCode, bytes: body });
     reply.header(REPLAYED_HEADER, 'true');
     return { status: statusCode, body: JSON.parse(body) as unknown };
@@ -164,7 +170,7 @@ export class IdempotencyGuard {
     if (isKept(body.status)) {
       const bytes = JSON.stringify(body);
       const now = this.deps.clock();
-      const row = { tenantId, key, fingerprint, statusCode: body.status, body: bytes };
+      const row = { tenantId, key, fingerprint, statusCode: body.status, body: bytes, sealedSecret: null };
       await db
         .transaction(async (tx) => {
           const { locked, stored } = await repo.lockAndFind(tx, tenantId, key, now);
@@ -196,7 +202,13 @@ export class IdempotencyGuard {
     const result = this.deps.responseValidation
       ? (validateResponse({ appRoute: route, response: raw }) as { status: number; body: unknown })
       : raw;
-    return { status: result.status, bytes: JSON.stringify(result.body), result };
+    const bytes = JSON.stringify(result.body);
+    return {
+      status: result.status,
+      bytes,
+      kept: sealResponse(this.deps.secrets, result.body, bytes),
+      result,
+    };
   }
 }
 

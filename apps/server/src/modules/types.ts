@@ -5,6 +5,7 @@ import type { Handle } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { CursorCodec } from '../lib/pagination.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { DownloadLinks } from './assets/content/links.js';
 
 /**
@@ -17,6 +18,8 @@ export interface AppDeps {
   cursors: CursorCodec;
   /** Signs the assets' download links. */
   downloadLinks: DownloadLinks;
+  /** Seals and opens webhook signing secrets at rest. */
+  secrets: SecretBox;
   config: Config;
 }
 

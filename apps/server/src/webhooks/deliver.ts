@@ -3,6 +3,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import {
+  openCurrentSecret,
+  openPreviousSecret,
+  type StoredSecrets,
+} from '../secrets/subscription-secrets.js';
 import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './deliveries.repo.js';
 import { recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
@@ -17,6 +23,8 @@ export interface DeliverDeps {
   clock: Clock;
   ids: IdSource;
   webhooks: Config['webhooks'];
+  /** Opens the subscriptions' sealed signing secrets. */
+  secrets: SecretBox;
   agent: Dispatcher;
   /** Aborted when the dispatcher is killed: the attempt is then left unrecorded. */
   abort: AbortSignal;
@@ -36,18 +44,22 @@ export function deliveryBody(event: SendingEvent): string {
   });
 }
 
-/** The secrets that sign now: the current one, and the previous one during its overlap. */
+/**
+ * The secrets that sign now: the current one, and the previous one during its overlap. They are
+ * opened through the box, which keeps opened values in memory: a subscription's secret is
+ * decrypted once, not per attempt.
+ */
 export function liveSecrets(
-  subscription: Pick<SubscriptionRow, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  box: SecretBox,
+  subscription: StoredSecrets & Pick<SubscriptionRow, 'previousSecretExpiresAt'>,
   now: Date,
 ): SigningSecrets {
+  const current = openCurrentSecret(box, subscription);
   const overlap =
-    subscription.previousSecret &&
-    subscription.previousSecretExpiresAt &&
+    subscription.previousSecretExpiresAt !== null &&
     subscription.previousSecretExpiresAt.getTime() > now.getTime();
-  return overlap
-    ? { current: subscription.secret, previous: subscription.previousSecret ?? undefined }
-    : { current: subscription.secret };
+  const previous = overlap ? openPreviousSecret(box, subscription) : undefined;
+  return previous === undefined ? { current } : { current, previous };
 }
 
 /**
@@ -82,7 +94,7 @@ export async function deliverOne(
     eventId: event.id,
     body,
     timestampMs: deps.clock().getTime(),
-    secrets: liveSecrets(subscription, deps.clock()),
+    secrets: liveSecrets(deps.secrets, subscription, deps.clock()),
   });
   let outcome: Awaited<ReturnType<typeof sendDelivery>>;
   try {

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import type { Resolver } from './ssrf-guard.js';
 import type { DeliveryObserver, DispatcherLog } from './types.js';
 
@@ -19,6 +20,8 @@ export interface DispatcherOptions {
   clock: Clock;
   ids: IdSource;
   webhooks: Config['webhooks'];
+  /** Opens the subscriptions' sealed signing secrets (`secrets/keyring.ts`'s `openSecretBox`). */
+  secrets: SecretBox;
   log?: DispatcherLog;
   /** HTTP agent; by default a pooled undici Agent behind the SSRF guard. */
   agent?: Dispatcher_;

@@ -19,6 +19,8 @@ export const SENDING_SUBSCRIPTION_KEYS = [
   'deletedAt',
   'secret',
   'previousSecret',
+  'secretSealed',
+  'previousSecretSealed',
   'previousSecretExpiresAt',
 ] as const satisfies readonly (keyof SubscriptionRow)[];
 /** A subscription as sending reads it. */

@@ -4,6 +4,7 @@ import { systemClock } from '../../lib/clock.js';
 import { ConflictError } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { CursorCodec } from '../../lib/pagination.js';
+import { openSecretBox } from '../../secrets/keyring.js';
 import { expectApiError } from '../../test/http-cases.js';
 import { useTestApp } from '../../test/test-app.js';
 import { countLiveSubscriptions } from './webhooks.repo.js';
@@ -70,6 +71,7 @@ describe('the subscription cap (WEBHOOKS_MAX_SUBSCRIPTIONS, 16 by default)', () 
               clock: systemClock,
               ids: newId,
               cursors: new CursorCodec('test-secret'),
+              secrets: openSecretBox(t.config),
               config: t.config,
             },
             t.tenant.tenantId,

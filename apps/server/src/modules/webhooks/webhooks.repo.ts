@@ -24,8 +24,16 @@ const SUBSCRIPTION = columns(webhookSubscriptions);
 /** A subscription as created (the columns not given start empty). */
 export type NewSubscription = Pick<
   SubscriptionRow,
-  'id' | 'tenantId' | 'url' | 'eventTypes' | 'description' | 'status' | 'secret' | 'createdAt' | 'updatedAt'
->;
+  | 'id'
+  | 'tenantId'
+  | 'url'
+  | 'eventTypes'
+  | 'description'
+  | 'status'
+  | 'secretSealed'
+  | 'createdAt'
+  | 'updatedAt'
+> & { secretSealed: string };
 
 const insert = statement({
   name: 'webhook_subscription_insert',
@@ -36,7 +44,7 @@ const insert = statement({
     eventTypes: textArray,
     description: nullable(text),
     status: text,
-    secret: text,
+    secretSealed: text,
     createdAt: timestamptz,
     updatedAt: timestamptz,
   },
@@ -200,24 +208,26 @@ export async function updateSubscription(
   return row;
 }
 
-/** The columns a rotation of the signing secret writes. */
-export type SecretRotation = Pick<
-  SubscriptionRow,
-  'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'updatedAt'
->;
+/** The columns a rotation of the signing secret writes (both sealed). */
+export interface SecretRotation {
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+  updatedAt: Date;
+}
 
+/* A rotation also empties the plaintext columns of a row written before sealing. */
 const rotate = statement({
   name: 'webhook_subscription_rotate_secret',
   params: {
     id: text,
-    secret: text,
-    previousSecret: nullable(text),
+    secretSealed: text,
+    previousSecretSealed: nullable(text),
     previousSecretExpiresAt: nullable(timestamptz),
     updatedAt: timestamptz,
   },
-  sql: (
-    p,
-  ) => sql`UPDATE webhook_subscriptions SET secret = ${p.secret}, previous_secret = ${p.previousSecret},
+  sql: (p) => sql`UPDATE webhook_subscriptions SET secret_sealed = ${p.secretSealed},
+  previous_secret_sealed = ${p.previousSecretSealed}, secret = NULL, previous_secret = NULL,
   previous_secret_expires_at = ${p.previousSecretExpiresAt}, updated_at = ${p.updatedAt}
 WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
   row: rowOf<SubscriptionRow>(),

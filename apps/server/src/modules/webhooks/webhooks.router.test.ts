@@ -4,6 +4,7 @@ import {
   WebhookSubscriptionWithSecretSchema,
 } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { openSecretBox } from '../../secrets/keyring.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
@@ -164,13 +165,25 @@ describe('POST /v0/webhook_subscriptions/{id}/rotate_secret', () => {
     const rotated = WebhookSubscriptionWithSecretSchema.parse(res.json());
     expect(rotated.signingSecret).not.toBe(created.signingSecret);
     expect(rotated.webhookSubscriptionId).toBe(created.webhookSubscriptionId);
-    const [row] = await query<{ secret: string; previous_secret: string; previous_secret_expires_at: Date }>(
+    const [row] = await query<{
+      secret: string | null;
+      previous_secret: string | null;
+      secret_sealed: string;
+      previous_secret_sealed: string;
+      previous_secret_expires_at: Date;
+    }>(
       t.database.db,
-      'SELECT secret, previous_secret, previous_secret_expires_at FROM webhook_subscriptions WHERE id = $1',
+      `SELECT secret, previous_secret, secret_sealed, previous_secret_sealed, previous_secret_expires_at
+       FROM webhook_subscriptions WHERE id = $1`,
       [created.webhookSubscriptionId],
     );
-    expect(row?.secret).toBe(rotated.signingSecret);
-    expect(row?.previous_secret).toBe(created.signingSecret);
+    // Both secrets are stored sealed only; the app's key opens them.
+    expect(row?.secret).toBeNull();
+    expect(row?.previous_secret).toBeNull();
+    expect(row?.secret_sealed).not.toContain(rotated.signingSecret.slice(6));
+    const box = openSecretBox(t.config);
+    expect(box.open(row?.secret_sealed ?? '')).toBe(rotated.signingSecret);
+    expect(box.open(row?.previous_secret_sealed ?? '')).toBe(created.signingSecret);
     const overlap = (row?.previous_secret_expires_at.getTime() ?? 0) - before;
     expect(overlap).toBeGreaterThanOrEqual(24 * 3600 * 1000);
     expect(overlap).toBeLessThan(24 * 3600 * 1000 + 60_000);

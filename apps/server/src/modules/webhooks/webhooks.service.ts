@@ -14,6 +14,8 @@ import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
+import type { SecretBox } from '../../secrets/secret-box.js';
+import { sealedCurrentSecret } from '../../secrets/subscription-secrets.js';
 import { disableSubscription, type SubscriptionRow } from '../../webhooks/deliveries.repo.js';
 import { generateSigningSecret } from '../../webhooks/sign.js';
 import { refusalReason } from '../../webhooks/ssrf-guard.js';
@@ -26,6 +28,8 @@ export interface WebhooksDeps {
   clock: Clock;
   ids: IdSource;
   cursors: CursorCodec;
+  /** Seals signing secrets before they are stored. */
+  secrets: SecretBox;
   config: Pick<Config, 'webhooks'>;
 }
 
@@ -122,7 +126,7 @@ export async function createWebhookSubscription(
       eventTypes: [...new Set(body.eventTypes)],
       description: body.description ?? null,
       status: 'active',
-      secret,
+      secretSealed: deps.secrets.seal(secret),
       createdAt: now,
       updatedAt: now,
     });
@@ -217,8 +221,8 @@ export async function rotateWebhookSubscriptionSecret(
   const row = await deps.db.transaction(async (tx) => {
     const current = await requireSubscription(tx, tenantId, id, true);
     return repo.rotateSecret(tx, id, {
-      secret,
-      previousSecret: current.secret,
+      secretSealed: deps.secrets.seal(secret),
+      previousSecretSealed: sealedCurrentSecret(deps.secrets, current),
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
       updatedAt: now,
     });

@@ -7,6 +7,7 @@ import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { newId } from '../../lib/ids.js';
+import { openSecretBox } from '../../secrets/keyring.js';
 import type { TestTenant } from '../../test/seed.js';
 import { type TestApp, useTestApp } from '../../test/test-app.js';
 import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
@@ -42,6 +43,7 @@ export function webhookHelpers(t: TestApp, clock: () => Date) {
         clock,
         ids: newId,
         webhooks: t.config.webhooks,
+        secrets: openSecretBox(t.config),
         ...options,
       });
       dispatchers.push(d);

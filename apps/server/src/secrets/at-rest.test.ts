@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { createDispatcher } from '../webhooks/dispatcher.js';
+import { startReceiver } from '../webhooks/testing/receiver.js';
+import { openSecretBox } from './keyring.js';
+import { useDurableDatabase } from './testing.js';
+
+const run = promisify(execFile);
+const d = useDurableDatabase();
+
+/** Every secret handed out or presented while the database was in use. */
+const signingSecrets: string[] = [];
+const apiKeys: string[] = [];
+let keptResponses = 0;
+
+/** A secret and the parts that would still give it away: its random part, and a long piece of it. */
+function forms(secret: string): string[] {
+  const random = secret.replace(/^(cak_|whsec_)/, '');
+  return [secret, random, random.slice(0, 24)];
+}
+
+/** Every file of a directory, recursively, as one latin1 string (bytes kept one to one). */
+async function filesOf(dir: string): Promise<string> {
+  const parts: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) parts.push((await readFile(join(entry.parentPath, entry.name))).toString('latin1'));
+  }
+  return parts.join('\n');
+}
+
+/** What a backup of the database holds: `pg_dump`'s output on PostgreSQL, the data directory's files on PGlite. */
+async function dump(): Promise<string> {
+  if (d.url) return (await run('pg_dump', ['--no-owner', d.url], { maxBuffer: 256 * 1024 * 1024 })).stdout;
+  return filesOf(d.dataDir ?? '');
+}
+
+beforeAll(async () => {
+  // No SECRETS_ENCRYPTION_KEYS: the embedded setup's own key (PGlite), or this process's (tests on PostgreSQL).
+  const opened = await d.open();
+  const receiver = await startReceiver();
+  try {
+    const tenant = await opened.seed.tenant();
+    apiKeys.push(tenant.apiKey, `cak_${'p'.repeat(43)}`);
+    // A presented key that is no one's: refused, and never stored.
+    const refused = await opened.app.inject({ url: '/v0/pages', headers: { 'x-api-key': apiKeys[1] ?? '' } });
+    expect(refused.statusCode).toBe(401);
+    for (const n of [1, 2]) {
+      const headers = { ...tenant.auth(), 'idempotency-key': `create-${n}` };
+      const payload = { url: receiver.url, description: `subscription ${n}` };
+      const created = await opened.app.inject({
+        method: 'POST',
+        url: '/v0/webhook_subscriptions',
+        headers,
+        payload,
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      signingSecrets.push(created.json().signingSecret);
+      const replay = await opened.app.inject({
+        method: 'POST',
+        url: '/v0/webhook_subscriptions',
+        headers,
+        payload,
+      });
+      expect(replay.body).toBe(created.body);
+      const rotated = await opened.app.inject({
+        method: 'POST',
+        url: `/v0/webhook_subscriptions/${created.json().webhookSubscriptionId}/rotate_secret`,
+        headers: { ...tenant.auth(), 'idempotency-key': `rotate-${n}` },
+        payload: {},
+      });
+      expect(rotated.statusCode, rotated.body).toBe(200);
+      signingSecrets.push(rotated.json().signingSecret);
+      keptResponses += 2;
+    }
+    const page = await opened.seed.page(tenant);
+    const audience = await opened.seed.audience(tenant, page.pageId);
+    await opened.seed.version(tenant, page.pageId, audience.audienceId);
+    await createDispatcher({
+      db: opened.database.db,
+      clock: systemClock,
+      ids: newId,
+      webhooks: opened.config.webhooks,
+      secrets: openSecretBox(opened.config),
+    }).runOnce();
+    expect(receiver.received).toHaveLength(2);
+  } finally {
+    await receiver.close();
+    await opened.close();
+  }
+}, 120_000);
+
+afterAll(() => {
+  signingSecrets.length = 0;
+});
+
+describe('a copy of the database', () => {
+  it('holds no signing secret, API key or presented key, after subscriptions, rotations, replays and deliveries', async () => {
+    const copy = await dump();
+    // The copy is real: it holds the subscriptions, their kept responses (sealed; PGlite's files hold
+    // rows in the WAL too) and the deliveries.
+    expect(copy).toContain('subscription 2');
+    expect(copy.match(/\\?"signingSecret\\?":\\?"v1\./g)?.length).toBeGreaterThanOrEqual(keptResponses);
+    expect(copy).toContain('page.version.created');
+    const leaks = [...signingSecrets, ...apiKeys].flatMap(forms).filter((form) => copy.includes(form));
+    expect(leaks).toEqual([]);
+  });
+});
