@@ -1,7 +1,11 @@
 // Our server as production runs it: `customer-api serve`, NODE_ENV=production (response
 // validation off), rate limiting in Redis, no in-process webhook dispatcher.
+import { randomBytes } from 'node:crypto';
 import { tcpAnswers } from '@customer-api/test-server';
 import { freePort, SERVER_MAIN, startProcess } from './proc.mjs';
+
+/** The key of stored secrets of every server this run starts (a restart reads what the last one sealed). */
+const SECRETS_KEY = randomBytes(32).toString('base64');
 
 /**
  * Redis of the rate limiter (a database number of its own); read when a server starts, so that a
@@ -30,6 +34,7 @@ export async function startOurs({ name, bin, main = SERVER_MAIN, databaseUrl, da
     readyPath: '/readyz',
     env: {
       NODE_ENV: 'production',
+      SECRETS_ENCRYPTION_KEYS: SECRETS_KEY,
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PORT: String(port),

@@ -10,7 +10,15 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ensureTenant, loadConfig, newId, openDatabase, systemClock } from '@customer-api/server';
+import {
+  ensureTenant,
+  generateEncryptionKey,
+  loadConfig,
+  newId,
+  openDatabase,
+  openSecretBox,
+  systemClock,
+} from '@customer-api/server';
 import { createWebhookSubscription, recordVersionEvent } from '@customer-api/server/internals';
 import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
 import pg from 'pg';
@@ -32,10 +40,12 @@ const env = {
   WEBHOOKS_ALLOW_INSECURE: '1',
   WEBHOOKS_TENANT_CONCURRENCY: '16',
   LOG_LEVEL: 'silent',
+  // The dispatchers open the secrets this process seals.
+  SECRETS_ENCRYPTION_KEYS: generateEncryptionKey(),
 };
 const config = loadConfig(env);
 const database = await openDatabase({ databaseUrl: config.databaseUrl });
-const deps = { db: database.db, clock: systemClock, ids: newId, config };
+const deps = { db: database.db, clock: systemClock, ids: newId, config, secrets: openSecretBox(config) };
 // Transactions of every process on the bench database, from PostgreSQL's statistics (a backend
 // reports its own when it ends, and the dispatchers' backends end with them).
 const stats = new pg.Client({ connectionString: process.env.DATABASE_URL });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { createClient } from '@customer-api/client';
 import { createKey, runCli } from '@customer-api/test-server';
@@ -47,6 +48,7 @@ beforeAll(async () => {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/root',
     NODE_ENV: 'production',
+    SECRETS_ENCRYPTION_KEYS: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
     DATABASE_URL: d.databaseUrl('primary'),
     DATABASE_REPLICA_URL: d.databaseUrl('replicas'),

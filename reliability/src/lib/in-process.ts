@@ -4,9 +4,11 @@ import {
   createDispatcher,
   type Database,
   ensureTenant,
+  generateEncryptionKey,
   loadConfig,
   newId,
   openDatabase,
+  openSecretBox,
   runMigrations,
   systemClock,
 } from '@customer-api/server';
@@ -42,15 +44,17 @@ export async function startInProcess(
     BASE_URL: IN_PROCESS_BASE_URL,
     RATE_LIMIT_MAX: '100000000',
     WEBHOOKS_ALLOW_INSECURE: '1',
+    SECRETS_ENCRYPTION_KEYS: generateEncryptionKey(),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
   });
-  const app = await buildApp({ config, database });
+  const secrets = openSecretBox(config);
+  const app = await buildApp({ config, database, secrets });
   const deps = { db: database.db, clock: systemClock, ids: newId };
   return {
     app,
     database,
-    dispatchOnce: () => createDispatcher({ ...deps, webhooks: config.webhooks }).runOnce(),
+    dispatchOnce: () => createDispatcher({ ...deps, webhooks: config.webhooks, secrets }).runOnce(),
     tenant: async (name) => {
       const { tenantId } = await ensureTenant(deps, name);
       const { apiKey } = await createApiKey(deps, { tenantId, scopes: ['read', 'write'] });

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   freePort,
   SERVER_CLI,
@@ -21,6 +22,9 @@ export {
   tcpAnswers,
 } from '@customer-api/test-server';
 
+/** The suite's key of stored secrets: every process of a run (server, dispatcher, CLI) shares it. */
+const SECRETS_KEY = randomBytes(32).toString('base64');
+
 /** Environment every server process of the suite gets (no limits in the way of load). */
 export function baseEnv(extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
@@ -36,6 +40,7 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '100000000',
     TENANT_DB_CONCURRENCY: '1000',
+    SECRETS_ENCRYPTION_KEYS: SECRETS_KEY,
     ...extra,
   };
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { freePort, startServer } from '@customer-api/test-server';
 import { closure, emptyProject, installFromWorkspace, type Packed } from './consumer.js';
@@ -57,6 +58,7 @@ export async function checkServer(
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
     WEBHOOKS_DISPATCHER: '0',
+    SECRETS_ENCRYPTION_KEYS: randomBytes(32).toString('base64'),
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: join(dir, 'data') }),
   };
   try {
