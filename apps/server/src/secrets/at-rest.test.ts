@@ -1,13 +1,14 @@
 import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { createDispatcher } from '../webhooks/dispatcher.js';
 import { startReceiver } from '../webhooks/testing/receiver.js';
-import { openSecretBox } from './keyring.js';
+import { KEY_FILE_NAME, openSecretBox } from './keyring.js';
 import { useDurableDatabase } from './testing.js';
 
 const run = promisify(execFile);
@@ -17,6 +18,8 @@ const d = useDurableDatabase();
 const signingSecrets: string[] = [];
 const apiKeys: string[] = [];
 let keptResponses = 0;
+/** The first response to `create-1` and the key that sent it. */
+let firstCreate: { body: string; apiKey: string; url: string } | undefined;
 
 /** A secret and the parts that would still give it away: its random part, and a long piece of it. */
 function forms(secret: string): string[] {
@@ -60,6 +63,7 @@ beforeAll(async () => {
       });
       expect(created.statusCode, created.body).toBe(201);
       signingSecrets.push(created.json().signingSecret);
+      if (n === 1) firstCreate = { body: created.body, apiKey: tenant.apiKey, url: receiver.url };
       const replay = await opened.app.inject({
         method: 'POST',
         url: '/v0/webhook_subscriptions',
@@ -94,10 +98,6 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-afterAll(() => {
-  signingSecrets.length = 0;
-});
-
 describe('a copy of the database', () => {
   it('holds no signing secret, API key or presented key, after subscriptions, rotations, replays and deliveries', async () => {
     const copy = await dump();
@@ -109,4 +109,27 @@ describe('a copy of the database', () => {
     const leaks = [...signingSecrets, ...apiKeys].flatMap(forms).filter((form) => copy.includes(form));
     expect(leaks).toEqual([]);
   });
+});
+
+describe('the embedded setup with no configuration', () => {
+  it.skipIf(loadTestSettings().databaseUrl !== undefined)(
+    'keeps its generated key in the data directory, owner-only, and reads it again after a restart',
+    async () => {
+      const mode = (await stat(join(d.dataDir ?? '', KEY_FILE_NAME))).mode & 0o777;
+      expect(mode).toBe(0o600);
+      const reopened = await d.open();
+      try {
+        const replay = await reopened.app.inject({
+          method: 'POST',
+          url: '/v0/webhook_subscriptions',
+          headers: { 'x-api-key': firstCreate?.apiKey ?? '', 'idempotency-key': 'create-1' },
+          payload: { url: firstCreate?.url, description: 'subscription 1' },
+        });
+        expect(replay.headers['idempotent-replayed']).toBe('true');
+        expect(replay.body).toBe(firstCreate?.body);
+      } finally {
+        await reopened.close();
+      }
+    },
+  );
 });
