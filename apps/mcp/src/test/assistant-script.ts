@@ -53,7 +53,7 @@ export async function assistantScript(call: Call, tag: string): Promise<void> {
     source: 'mcp-e2e',
     type: 'note-added',
     domain: `${tag}.example.com`,
-    payload: { tag },
+    payloadJson: JSON.stringify({ tag }),
     idempotencyKey: `key-${tag}`,
   };
   const entry = ok<{ accountLogId: string; accountId: string }>(await call('create_account_log', log));

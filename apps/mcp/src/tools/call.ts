@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { type ArgBinding, DEFAULT_LIST_LIMIT, type ToolDefinition } from './derive.js';
 import { type ArgumentIssue, argumentError, errorResult, toErrorObject } from './errors.js';
 import { DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from './messages.js';
+import { decodeJsonArguments } from './portable.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result.js';
 import { shapeResult } from './shape.js';
 
@@ -42,6 +43,11 @@ function issue(path: string[], message: string): ArgumentIssue {
   return { code: 'validation_failed', message, path };
 }
 
+/** The name a caller uses for an argument: `payloadJson` for the contract's top-level `payload`. */
+function advertised(tool: ToolDefinition, name: string): string {
+  return tool.jsonArguments.find((j) => j.path.length === 0 && j.name === name)?.arg ?? name;
+}
+
 /** Splits the flat arguments into path, query and body, and checks them with the contract's schemas. */
 export function prepareRequest(
   tool: ToolDefinition,
@@ -51,10 +57,11 @@ export function prepareRequest(
     return { issues: [issue([], 'Arguments must be an object')] };
   }
   const request: Request = { params: {}, query: {}, body: undefined };
-  const issues: ArgumentIssue[] = [];
+  const decoded = decodeJsonArguments(tool.jsonArguments, (args ?? {}) as Record<string, unknown>);
+  const issues: ArgumentIssue[] = decoded.issues.map((i) => issue(i.path, i.message));
   let fields: string[] | undefined;
   const window: Window | undefined = tool.messageWindow ? { limit: DEFAULT_MESSAGES_LIMIT } : undefined;
-  for (const [name, value] of Object.entries(args ?? {})) {
+  for (const [name, value] of Object.entries(decoded.args)) {
     if (value === undefined) continue;
     const binding = tool.bindings[name];
     if (window && (name === 'limit' || name === 'before') && !binding) {
@@ -67,7 +74,7 @@ export function prepareRequest(
       else issues.push(issue(['fields'], `Must be a non-empty list of: ${tool.fields.names.join(', ')}`));
     } else if (!binding) {
       const known = [
-        ...Object.keys(tool.bindings),
+        ...Object.keys(tool.bindings).map((key) => advertised(tool, key)),
         ...(tool.fields ? ['fields'] : []),
         ...(window ? ['limit', 'before'] : []),
       ];
@@ -80,6 +87,8 @@ export function prepareRequest(
     }
   }
   if (tool.meta.paginated && request.query.limit === undefined) request.query.limit = DEFAULT_LIST_LIMIT;
+  // A value that did not decode is missing to the contract: report only why it did not decode.
+  if (decoded.issues.length > 0) return { issues };
   issues.push(...checkParts(tool, request));
   // A list returns summary items unless the caller names its fields.
   return issues.length > 0 ? { issues } : { request, fields: fields ?? tool.fields?.summary, window };
@@ -102,7 +111,10 @@ function windowArgument(window: Window, name: 'limit' | 'before', value: unknown
 function checkParts(tool: ToolDefinition, request: Request): ArgumentIssue[] {
   const route = contract[tool.operation] as AppRoute;
   const argOf = (part: ArgBinding['part'], key: string) =>
-    Object.entries(tool.bindings).find(([, b]) => b.part === part && b.key === key)?.[0] ?? key;
+    advertised(
+      tool,
+      Object.entries(tool.bindings).find(([, b]) => b.part === part && b.key === key)?.[0] ?? key,
+    );
   const issues: ArgumentIssue[] = [];
   const check = (part: ArgBinding['part'], schema: unknown, value: unknown) => {
     const result = (schema as z.ZodType | undefined)?.safeParse?.(value);

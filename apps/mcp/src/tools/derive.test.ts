@@ -85,7 +85,9 @@ describe('deriveTools', () => {
   });
 
   it('advertises the MCP list default and plain booleans for query flags', () => {
-    expect(props('list_pages').limit).toMatchObject({ default: DEFAULT_LIST_LIMIT, maximum: 100 });
+    expect(props('list_pages').limit).toMatchObject({ maximum: 100 });
+    expect(props('list_pages').limit?.description).toContain(`default ${DEFAULT_LIST_LIMIT}`);
+    expect(props('list_pages').limit).not.toHaveProperty('default');
     expect(props('list_account_activity').includeDeleted).toMatchObject({ type: 'boolean' });
   });
 
@@ -203,10 +205,10 @@ describe('input properties described for a model (issue 16, item 5)', () => {
   });
 
   it('says what a field means where it is (a link text is not a message part)', () => {
-    const contentParts = props('create_audience_message').contentParts as { items: { oneOf: unknown[] } };
-    const parts = contentParts.items.oneOf as { properties: Record<string, { description: string }> }[];
-    const text = parts.find((p) => p.properties.text)?.properties.text?.description;
-    expect(text).toBe('Text of a text part.');
+    const contentParts = props('create_audience_message').contentParts as {
+      items: { properties: Record<string, { description: string }> };
+    };
+    expect(contentParts.items.properties.text?.description).toBe('Text of a text part.');
     expect(props('create_account_log').domain?.description).toMatch(/domain of the account/i);
   });
 });

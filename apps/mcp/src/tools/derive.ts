@@ -13,11 +13,12 @@ import { ARGUMENT_DESCRIPTIONS, reword, rewordSchema } from './descriptions.js';
 import { withIdSources } from './id-sources.js';
 import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
+import { toPortable } from './portable.js';
 import { describeProperties } from './property-descriptions.js';
 import { summaryFields } from './summary.js';
 import type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
 
-export type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
+export type { ArgBinding, FieldSelection, JsonArgument, ToolDefinition } from './types.js';
 
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
@@ -104,18 +105,22 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const advertised = rewordSchema(normalizeSchema(output), forModel);
   const fields = selection?.target === 'items' ? withSummary(selection, advertised, operation) : selection;
   const input = inputSchema(name, route, fields, messageWindow);
+  const portable = toPortable(
+    rewordSchema(describeProperties(name, normalizeSchema(input.schema)), forModel),
+  );
   return {
     name,
     operation,
     title,
     description: describe(route, meta, messageWindow),
-    inputSchema: rewordSchema(describeProperties(name, normalizeSchema(input.schema)), forModel),
+    inputSchema: portable.schema,
     outputSchema: advertised,
     annotations: annotationsOf(operation, meta),
     meta,
     toolset: toolsetSlug(meta.group),
     bindings: input.bindings,
     fields,
+    jsonArguments: portable.jsonArguments,
     messageWindow,
   };
 }

@@ -77,7 +77,7 @@ function isObject(value: unknown): value is JsonSchema {
  * A result schema sized for a model's context: `$ref`s are inlined, objects nested deeper than
  * `maxDepth` levels become plain `{type: "object"}`, range and length limits are dropped and
  * `additionalProperties: false` is left out (a newer server may add fields; the result must still
- * validate). Every value that matches the full schema matches this one.
+ * validate), and `oneOf` becomes `anyOf`. Every value that matches the full schema matches this one.
  */
 export function outputView(json: JsonSchema, maxDepth: number, envelope = false): JsonSchema {
   const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
@@ -101,7 +101,10 @@ export function outputView(json: JsonSchema, maxDepth: number, envelope = false)
       if (key === '$defs' || OUTPUT_NOISE.has(key)) continue;
       if (key === 'additionalProperties' && (child === false || JSON.stringify(child) === '{}')) continue;
       if (key === 'description' && 'format' in node) continue;
-      if (key === 'properties' && isObject(child)) {
+      if (key === 'oneOf' && Array.isArray(child)) {
+        // Branches cut to `{type: "object"}` all match one value: `oneOf` would refuse every value.
+        out.anyOf = walk(child, depth, seen);
+      } else if (key === 'properties' && isObject(child)) {
         // A page of results is an envelope: its items count as the top level.
         const level = (p: string) => (envelope && depth === 0 && p === 'items' ? 0 : depth + 1);
         out[key] = Object.fromEntries(Object.entries(child).map(([p, s]) => [p, walk(s, level(p), seen)]));

@@ -25,6 +25,19 @@ export interface FieldSelection {
   readonly detail?: string;
 }
 
+/**
+ * An argument given as JSON text because its value is free-form JSON (`payloadJson` for the
+ * contract's `payload`): at `path` (property names, `*` for each array element), `arg` carries
+ * the JSON text of `name`.
+ */
+export interface JsonArgument {
+  readonly path: readonly string[];
+  /** The contract's name, e.g. `payload`. */
+  readonly name: string;
+  /** The tool argument's name, e.g. `payloadJson`. */
+  readonly arg: string;
+}
+
 /** One MCP tool, derived from one contract operation. */
 export interface ToolDefinition {
   /** snake_case of the operation name, e.g. `list_pages`. */
@@ -40,9 +53,11 @@ export interface ToolDefinition {
   readonly meta: OperationMeta;
   /** The toolset slug of the operation's resource group, e.g. `audience-messages`. */
   readonly toolset: string;
-  /** Tool argument name → place in the request. */
+  /** Tool argument name (the contract's, before JSON-text arguments are decoded) → place in the request. */
   readonly bindings: Readonly<Record<string, ArgBinding>>;
   readonly fields: FieldSelection | undefined;
+  /** Arguments given as JSON text, decoded before the call (see portable.ts). */
+  readonly jsonArguments: readonly JsonArgument[];
   /** True for `get_audience_messages`: `limit`/`before` window the history, newest first. */
   readonly messageWindow: boolean;
 }
