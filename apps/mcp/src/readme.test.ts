@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from './config.js';
+import { deriveTools } from './tools/derive.js';
+import { DEFAULT_TOOLSET } from './tools/select.js';
 
 // Issue 16: the client configuration snippets of the README stay true to what the CLI accepts.
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -8,7 +10,23 @@ const PACKAGE = JSON.parse(readFileSync(new URL('../package.json', import.meta.u
   name: string;
   mcpName: string;
 };
+const CONFORMANCE = readFileSync(new URL('../../../docs/mcp-conformance.md', import.meta.url), 'utf8');
 const env = { CUSTOMER_API_KEY: 'cak_test' };
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+];
 
 interface Entry {
   command?: string;
@@ -65,5 +83,19 @@ describe('the README', () => {
     expect(lines.length).toBeGreaterThanOrEqual(4);
     for (const args of lines) expect(() => parseConfig(args, env), args.join(' ')).not.toThrow();
     expect(README).toContain(`\`${PACKAGE.mcpName}\``);
+  });
+
+  it('counts the tools the server lists, and names every tool that asks before deleting', () => {
+    const tools = deriveTools();
+    expect(README).toContain(
+      `${WORDS[DEFAULT_TOOLSET.length]} of them by default,\nall ${tools.length} with`,
+    );
+    expect(README).toContain(`all ${tools.length} tools take`);
+    expect(CONFORMANCE).toContain(`Customer API's ${tools.length} tools`);
+    const section = README.slice(README.indexOf('## Confirmation of deletes'), README.indexOf('## Options'));
+    const named = [...new Set(section.match(/\bdelete_[a-z_]+/g))].sort();
+    const deletes = tools.filter((t) => t.meta.kind === 'delete').map((t) => t.name);
+    expect(named).toEqual([...deletes].sort());
+    expect(section).toMatch(/^Every delete tool/m);
   });
 });
