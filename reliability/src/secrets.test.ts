@@ -100,7 +100,7 @@ describe('secrets never leak', () => {
     expect(leaks).toEqual([]);
   });
 
-  it('the database holds API keys only as SHA-256 hashes', async () => {
+  it('the database holds API keys only as SHA-256 hashes, and signing secrets only encrypted', async () => {
     const database = await openDatabase({ dataDir });
     try {
       const tables = await query<{ table_name: string }>(
@@ -115,7 +115,10 @@ describe('secrets never leak', () => {
         );
         dump += rows.map((r) => r.row).join('\n');
       }
-      expect([apiKey, ...presented].flatMap(forms).filter((s) => dump.includes(s))).toEqual([]);
+      expect(
+        [apiKey, ...presented, ...signingSecrets].flatMap(forms).filter((s) => dump.includes(s)),
+      ).toEqual([]);
+      expect(dump).toMatch(/"secret_sealed":"v1\./);
       expect(dump).toContain(createHash('sha256').update(apiKey).digest('hex'));
     } finally {
       await database.close();
