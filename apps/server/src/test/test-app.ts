@@ -10,6 +10,7 @@ import type { TenantBandwidth } from '../http/tenant-bandwidth.js';
 import type { Clock } from '../lib/clock.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { AssetStore } from '../modules/assets/content/store.js';
+import { generateEncryptionKey } from '../secrets/secret-box.js';
 import type { Tracing } from '../tracing/index.js';
 import { createSeeder, type Seeder, type TestTenant } from './seed.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
@@ -49,6 +50,9 @@ export interface TestApp {
   auth(apiKey?: string): Record<string, string>;
 }
 
+/** The key of stored secrets of every test app of this process (as production sets one). */
+const TEST_SECRETS_KEY = generateEncryptionKey();
+
 /** Builds a test configuration (test settings decide the database). */
 export function testConfig(env: Record<string, string> = {}): Config {
   const settings = loadTestSettings();
@@ -56,6 +60,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     LOG_LEVEL: settings.logLevel,
     BASE_URL: TEST_BASE_URL,
+    SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_KEY,
     // Asset files go to a temporary directory removed with the app, never to ./.data.
     DATA_DIR: 'memory://',
     ...(settings.databaseUrl ? { DATABASE_URL: settings.databaseUrl } : {}),
