@@ -6,7 +6,7 @@
 // A paused, alternating with the attack's; for the others, from a phase just before. The server
 // runs with its default limits (only the dispatcher and insecure webhook targets are switched on). BENCH_ISOLATION_BEFORE=<path of another build's
 // apps/server/dist/main.js> runs the same attacks against that build too ("before").
-// BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections runs only those (while working on
+// BENCH_ISOLATION_ATTACKS=trash,messages,webhooks,connections,oversized runs only those (while working on
 // one; written to bench/results/partial.md, never docs/); A attacks from a worker thread, so its
 // client's work never delays B's measuring loop; BENCH_ISOLATION_SECONDS sets how long B
 // measures each phase; BENCH_ISOLATION_PROFILE=<dir> writes the server's CPU profile there (node
@@ -85,6 +85,7 @@ const ATTACKS = [
   ['messages', 'huge message histories', messageHistories],
   ['webhooks', 'slow webhook receivers', slowReceivers],
   ['connections', 'idle and trickling connections', connections],
+  ['oversized', 'oversized message bodies', oversizedBodies],
 ];
 
 /**
@@ -93,7 +94,7 @@ const ATTACKS = [
  * same machine. The others hold state (backed-up deliveries, ten thousand sockets) that a pause
  * would not undo: their quiet figures are measured just before.
  */
-const INTERLEAVED = new Set(['trash', 'messages']);
+const INTERLEAVED = new Set(['trash', 'messages', 'oversized']);
 
 async function runAgainst(ctx, main, label) {
   const sizes = SIZES[sizeKey(ctx)];
@@ -411,6 +412,26 @@ async function messageHistories({ url, a, signal, gate, sizes, built }) {
     send: (cancel) => request(url, a.apiKey, 'GET', path, undefined, cancel),
   });
   return { attacker: statuses, stored, messageKiB: Math.round(size / 1024) };
+}
+
+/**
+ * Attack 5: A posts message bodies of 1 MiB (the most any route reads), four at a time, eight a
+ * second: more than any valid message, so every one is refused with 400. Before each route's body
+ * limit followed from its bounds, the server read and parsed each of them first.
+ */
+async function oversizedBodies({ url, a, signal, gate }) {
+  const page = await api(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
+  const audience = await api(url, a.apiKey, 'POST', `/v0/pages/${page.pageId}/audiences`, {});
+  const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
+  const body = JSON.stringify({ role: 'user', content: 'x'.repeat(1024 * 1024 - 1024) });
+  const statuses = await paced({
+    signal,
+    gate,
+    parallel: 4,
+    perSecond: 8,
+    send: (cancel) => request(url, a.apiKey, 'POST', path, body, cancel),
+  });
+  return { attacker: statuses, bodyKiB: Math.round(body.length / 1024) };
 }
 
 /** A receiver that answers every delivery after `delayMs`, counting them. */
