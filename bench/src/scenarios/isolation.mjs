@@ -14,6 +14,7 @@
 // `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/snap`);
 // BENCH_ISOLATION_ENV='{"TENANT_RESPONSE_BYTES_PER_S":"1048576"}' sets server settings (JSON), to
 // see what a limit other than the default changes.
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
@@ -22,6 +23,9 @@ import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.mjs';
 import { api } from '../lib/ours.mjs';
 import { freePort, rssMiB, SERVER_MAIN, startProcess, stopProcess } from '../lib/proc.mjs';
 import { percentile } from '../lib/stats.mjs';
+
+/** The key of stored secrets of every server this scenario starts on its database. */
+const SECRETS_KEY = randomBytes(32).toString('base64');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -119,6 +123,7 @@ async function runAgainst(ctx, main, label) {
     readyPath: '/readyz',
     env: {
       NODE_ENV: 'production',
+      SECRETS_ENCRYPTION_KEYS: SECRETS_KEY,
       LOG_LEVEL: 'error',
       HOST: '127.0.0.1',
       PORT: String(port),
