@@ -82,8 +82,8 @@ function download(kind: 'content' | 'preview'): JsonObject {
         pattern: '^[0-9]{1,12}$',
         maxLength: 12,
       }),
-      // base64url of an HMAC-SHA256: 43 characters; any other value is a forged link (403).
-      query('signature', 'Signature of the link, as the link gives it.', { minLength: 43, maxLength: 43 }),
+      // base64url of an HMAC-SHA256: 43 characters; a shorter one is a forged link (403).
+      query('signature', 'Signature of the link, as the link gives it.', { maxLength: 43 }),
     ],
     responses: {
       '200': {
