@@ -58,6 +58,11 @@ function upload(kind: 'content' | 'preview'): JsonObject {
       '403': error('The key lacks the write scope.', API_HEADERS),
       '404': error("Unknown asset, or another tenant's.", API_HEADERS),
       '429': error('Rate limited.', { ...API_HEADERS, 'Retry-After': header('RetryAfter') }),
+      '500': error('Internal Server Error', API_HEADERS),
+      '503': error('Database unavailable; retry after Retry-After.', {
+        ...API_HEADERS,
+        'Retry-After': header('RetryAfter'),
+      }),
     },
   };
 }
@@ -95,6 +100,11 @@ function download(kind: 'content' | 'preview'): JsonObject {
       '403': error('Forged, altered or expired link.'),
       '404': error('Nothing uploaded yet.'),
       '416': { description: 'Range not satisfiable; Content-Range: bytes */size.' },
+      '500': error('Internal Server Error'),
+      '503': error(
+        'Database unavailable, or the content replaced as the download started; retry after Retry-After.',
+        { ...REQUEST_ID, 'Retry-After': header('RetryAfter') },
+      ),
     },
   };
 }

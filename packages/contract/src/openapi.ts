@@ -30,6 +30,8 @@ export interface OpenApiOptions {
 const DEFAULT_SERVERS: Json[] = [
   {
     url: '{baseUrl}',
+    // Every environment serves tenants: no server of this document is internal-only.
+    'x-internal': false,
     description:
       'Each environment (production, beta, local) has its own base address; a running server serves this document with its own address here.',
     variables: {
