@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { useTestApp } from '../test/test-app.js';
+import { TEST_SECRETS_KEY, useTestApp } from '../test/test-app.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../webhooks/testing/harness.js';
 import { startReceiver, type TestReceiver } from '../webhooks/testing/receiver.js';
 
@@ -40,6 +40,8 @@ describe.skipIf(!existsSync(mainJs) || !settings.databaseUrl)('customer-api disp
         ...WEBHOOK_TEST_ENV,
         DATABASE_URL: t.config.databaseUrl,
         BASE_URL: 'http://127.0.0.1:3000',
+        // The key the test app sealed the subscription's secret with.
+        SECRETS_ENCRYPTION_KEYS: TEST_SECRETS_KEY,
         LOG_LEVEL: 'silent',
         ...env,
       },

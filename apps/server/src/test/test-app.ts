@@ -51,7 +51,7 @@ export interface TestApp {
 }
 
 /** The key of stored secrets of every test app of this process (as production sets one). */
-const TEST_SECRETS_KEY = generateEncryptionKey();
+export const TEST_SECRETS_KEY = generateEncryptionKey();
 
 /** Builds a test configuration (test settings decide the database). */
 export function testConfig(env: Record<string, string> = {}): Config {
