@@ -15,6 +15,24 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads every on/off setting the same way: 1/true, 0/false, empty or unset is its default', () => {
+    const read = (value: string | undefined) => {
+      const env =
+        value === undefined
+          ? {}
+          : { WEBHOOKS_ALLOW_INSECURE: value, WEBHOOKS_DISPATCHER: value, MIGRATE_ON_START: value };
+      const config = loadConfig(env);
+      return [config.webhooks.allowInsecure, config.webhooks.dispatchInServer, config.migrateOnStart];
+    };
+    expect(read(undefined)).toEqual([false, true, true]);
+    expect(read('')).toEqual([false, true, true]);
+    expect(read('1')).toEqual([true, true, true]);
+    expect(read('true')).toEqual([true, true, true]);
+    expect(read('0')).toEqual([false, false, false]);
+    expect(read('false')).toEqual([false, false, false]);
+    expect(() => loadConfig({ MIGRATE_ON_START: 'yes' })).toThrow(ConfigError);
+  });
+
   it('parses every variable', () => {
     const config = loadConfig({
       PORT: '8080',

@@ -16,10 +16,12 @@ const optionalText = z
 const positiveInt = (fallback: number, min = 1) =>
   z.coerce.number<number>().int().min(min).max(Number.MAX_SAFE_INTEGER).default(fallback);
 
-const flag = z
-  .enum(['1', '0', 'true', 'false', ''])
-  .default('0')
-  .transform((value) => value === '1' || value === 'true');
+/** A boolean setting: `1`/`true` or `0`/`false`; unset or empty takes `fallback`. */
+const flag = (fallback: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', ''])
+    .default('')
+    .transform((value) => (value === '' ? fallback : value === '1' || value === 'true'));
 
 const retrySchedule = z
   .string()
@@ -114,12 +116,9 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_MAX: positiveInt(1000),
   RATE_LIMIT_WINDOW_MS: positiveInt(60_000, 1000),
-  WEBHOOKS_ALLOW_INSECURE: flag,
+  WEBHOOKS_ALLOW_INSECURE: flag(false),
   // 1 (default): the server process delivers webhooks too; 0: only `customer-api dispatch` does.
-  WEBHOOKS_DISPATCHER: z
-    .enum(['1', '0', 'true', 'false'])
-    .default('1')
-    .transform((value) => value === '1' || value === 'true'),
+  WEBHOOKS_DISPATCHER: flag(true),
   WEBHOOKS_RETRY_SCHEDULE: retrySchedule,
   WEBHOOKS_TIMEOUT_MS: positiveInt(10_000),
   WEBHOOKS_LEASE_MS: z.coerce.number<number>().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
@@ -146,10 +145,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: trustProxy,
   CORS_ALLOWED_ORIGINS: corsOrigins,
   SHUTDOWN_GRACE_MS: positiveInt(10_000, 0),
-  MIGRATE_ON_START: z
-    .enum(['1', '0', 'true', 'false'])
-    .default('1')
-    .transform((value) => value === '1' || value === 'true'),
+  MIGRATE_ON_START: flag(true),
   DISPATCH_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
   METRICS_PORT: optionalText.pipe(z.coerce.number<string | undefined>().int().min(0).max(65535).optional()),
   // Validated apart (parseEncryptionKeys), so that no error message ever prints a key.
