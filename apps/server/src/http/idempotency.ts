@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Handle, Tx } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import { ConflictError } from '../lib/errors.js';
+import { KeyTaken } from '../lib/key-taken.js';
 import { openResponse, type SealedResponse, sealResponse } from '../secrets/kept-responses.js';
 import type { SecretBox } from '../secrets/secret-box.js';
 import { requireAuth } from './auth.js';
@@ -226,9 +227,6 @@ class HandlerFailed extends Error {
     super('handler failed');
   }
 }
-
-/** Rolls back a keyed transaction that found its key kept by another after all. */
-class KeyTaken extends Error {}
 
 type Outcome =
   | { kind: 'running' }

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { iso } from '../../lib/clock.js';
 import { canonicalDomain } from '../../lib/domain.js';
 import { ConflictError } from '../../lib/errors.js';
+import { KeyTaken } from '../../lib/key-taken.js';
 import * as accountsRepo from './accounts.repo.js';
 import {
   type AccountsDeps,
@@ -23,9 +24,6 @@ export interface AccountLogResult {
   created: boolean;
   log: AccountLog;
 }
-
-/** Raised inside the transaction when another request holds the idempotency key: rolls it back. */
-class KeyTaken extends Error {}
 
 function toAccountLog(row: repo.ActivityRow): AccountLog {
   return {
