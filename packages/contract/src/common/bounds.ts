@@ -50,27 +50,15 @@ export const MAX_BYTES_KEYWORD = 'x-maxBytes';
 export const boundedText = (kind: keyof typeof TEXT_BOUNDS, min = 1) =>
   z.string().min(min).max(TEXT_BOUNDS[kind]);
 
-/** Size of `value` in bytes of compact UTF-8 JSON. */
+const encoder = new TextEncoder();
+
+/** Size of `value` in bytes of compact UTF-8 JSON (0 for what JSON cannot write). */
 export function jsonBytes(value: unknown): number {
-  const text = JSON.stringify(value) ?? '';
-  let bytes = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const unit = text.charCodeAt(i);
-    // A surrogate takes 2 of the 4 bytes of its pair; a lone one is written as 3 (U+FFFD).
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && isLow(text.charCodeAt(i + 1))) {
-      bytes += 4;
-      i += 1;
-    } else bytes += 3;
-  }
-  return bytes;
+  return encoder.encode(JSON.stringify(value) ?? '').length;
 }
 
-const isLow = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
-
 /** `n` as `65,536`. */
-const grouped = (n: number) => String(Math.trunc(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+const grouped = (n: number) => Math.trunc(n).toLocaleString('en-US');
 
 /**
  * A free-form JSON object of at most `maxBytes` bytes as compact UTF-8 JSON, with keys of at most
