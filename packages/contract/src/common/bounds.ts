@@ -50,11 +50,17 @@ export const MAX_BYTES_KEYWORD = 'x-maxBytes';
 export const boundedText = (kind: keyof typeof TEXT_BOUNDS, min = 1) =>
   z.string().min(min).max(TEXT_BOUNDS[kind]);
 
-const encoder = new TextEncoder();
-
-/** Size of `value` in bytes of compact UTF-8 JSON (0 for what JSON cannot write). */
+/**
+ * Size of `value` in bytes of compact UTF-8 JSON (0 for what JSON cannot write). JSON.stringify
+ * escapes lone surrogates, so every code point here is whole.
+ */
 export function jsonBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value) ?? '').length;
+  let bytes = 0;
+  for (const char of JSON.stringify(value) ?? '') {
+    const code = char.codePointAt(0) ?? 0;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
 }
 
 /** `n` as `65,536`. */
