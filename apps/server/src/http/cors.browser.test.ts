@@ -7,22 +7,11 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../test/chromium.js';
 import { createSeeder, type TestTenant } from '../test/seed.js';
 import { testConfig } from '../test/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 
-/** Debian's `chromium` package; `.ci/run` installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const STEP_WAIT_MS = 60_000;
 
 /** What the page's module exports, as the page code below uses it. */

@@ -6,22 +6,11 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../test/chromium.js';
 import { createSeeder, type TestTenant } from '../test/seed.js';
 import { testConfig } from '../test/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 
-/** Debian's `chromium` package; `.ci/run` installs it when missing. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /**
  * How long any step of the page may take (navigation, rendering, the try-it-out call). Rendering
  * the operations takes about 6 s on an idle two-core machine (Swagger UI parses its bundle and the

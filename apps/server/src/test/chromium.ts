@@ -5,7 +5,7 @@ export const CHROMIUM = '/usr/bin/chromium';
  * Flags for headless Chromium on this machine: without the background-networking ones it keeps
  * trying hosts the closed network refuses.
  */
-export const CHROMIUM_FLAGS: readonly string[] = [
+export const CHROMIUM_FLAGS: string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
