@@ -14,6 +14,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  publishConfig?: Record<string, unknown>;
 }
 
 const root = join(import.meta.dirname, '../../..');
@@ -60,5 +61,13 @@ describe.each(PUBLISHABLE.map((p) => [p.name, p.dir] as const))('%s and zod', (_
     const floor = manifestOf('tools/release-check').devDependencies?.['zod-floor']?.replace('npm:zod@', '');
     expect(semver.minVersion(range)?.version).toBe(floor);
     expect(semver.satisfies(installedZod, range)).toBe(true);
+  });
+});
+
+describe.each(PUBLISHABLE.map((p) => [p.name, p.dir] as const))('%s publishing', (_name, dir) => {
+  it('publishes to any registry: public access, provenance left to the release workflow', () => {
+    // A publishConfig.provenance wins over the environment and fails outside GitHub Actions
+    // (EUSAGE on a private registry); release.yml sets NPM_CONFIG_PROVENANCE instead.
+    expect(manifestOf(dir).publishConfig).toEqual({ access: 'public' });
   });
 });
