@@ -34,6 +34,9 @@ describe('deriveTools', () => {
       const meta = operationMeta(t.operation);
       expect(t.annotations.readOnlyHint).toBe(meta.kind === 'read');
       if (meta.kind === 'create') expect(t.annotations.idempotentHint, t.name).toBe(false);
+      // The contract's metadata and the tool's annotations say the same thing.
+      expect(t.annotations.destructiveHint, t.name).toBe(meta.destructive);
+      expect(t.annotations.openWorldHint, t.name).toBe(meta.openWorld);
     }
     expect(tool('get_page').annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(tool('delete_page').annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });

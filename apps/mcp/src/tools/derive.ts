@@ -23,9 +23,6 @@ export type { ArgBinding, FieldSelection, JsonArgument, ToolDefinition } from '.
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
 
-/** Operations whose result is a message history the MCP server windows (see messages.ts). */
-const WINDOWED: ReadonlySet<OperationName> = new Set(['getAudienceMessages']);
-
 /** The MCP tool name of an operation: its name in snake_case (`listPages` → `list_pages`). */
 export function toolName(operation: string): string {
   return operation.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -68,27 +65,18 @@ function successSchema(route: AppRoute): z.ZodType {
   return responses[status] as z.ZodType;
 }
 
-/** Operations that make the server POST to URLs the caller chose (webhook endpoints). */
-const OPEN_WORLD: ReadonlySet<OperationName> = new Set([
-  'createWebhookSubscription',
-  'redeliverWebhookDelivery',
-  'recoverWebhookDeliveries',
-]);
-
-/** Restores that only undo a delete or an archive: they bring data back and overwrite nothing. */
-const UNDO: ReadonlySet<OperationName> = new Set(['restorePage', 'restoreAudience']);
-
 /**
- * True hints for a model (the tool's own `title` is the display name; `annotations.title` would
- * only repeat it). A create is never idempotent as a tool: each call is meant to make a new
- * resource (its retries are made safe by the client's Idempotency-Key, not by the caller).
+ * True hints for a model, read from the contract's metadata (the tool's own `title` is the display
+ * name; `annotations.title` would only repeat it). A create is never idempotent as a tool: each
+ * call is meant to make a new resource (its retries are made safe by the client's
+ * Idempotency-Key, not by the caller).
  */
-export function annotationsOf(operation: OperationName, meta: OperationMeta): ToolAnnotations {
+export function annotationsOf(meta: OperationMeta): ToolAnnotations {
   return {
     readOnlyHint: meta.kind === 'read',
-    destructiveHint: meta.destructive && !UNDO.has(operation),
+    destructiveHint: meta.destructive,
     idempotentHint: meta.kind !== 'create' && meta.idempotent,
-    openWorldHint: OPEN_WORLD.has(operation),
+    openWorldHint: meta.openWorld,
   };
 }
 
@@ -99,7 +87,7 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const name = toolName(operation);
   const title = route.summary ?? name;
   const selection = meta.kind === 'read' ? fieldSelection(successSchema(route), meta.paginated) : undefined;
-  const messageWindow = WINDOWED.has(operation);
+  const messageWindow = meta.windowed;
   const output = outputSchema(successSchema(route), meta, selection);
   if (messageWindow) Object.assign(output.properties as JsonSchema, MESSAGE_WINDOW_OUTPUT);
   const advertised = rewordSchema(normalizeSchema(output), forModel);
@@ -115,7 +103,7 @@ export function deriveTool(operation: OperationName): ToolDefinition {
     description: describe(route, meta, messageWindow),
     inputSchema: portable.schema,
     outputSchema: advertised,
-    annotations: annotationsOf(operation, meta),
+    annotations: annotationsOf(meta),
     meta,
     toolset: toolsetSlug(meta.group),
     bindings: input.bindings,

@@ -43,6 +43,20 @@ describe('selectTools', () => {
 
   it('offers a default toolset of 12 tools, reads and everyday writes, and all', () => {
     expect(names({ toolsets: ['default'] })).toEqual(DEFAULT_TOOLSET);
+    expect(DEFAULT_TOOLSET).toEqual([
+      'list_pages',
+      'get_page',
+      'list_audiences',
+      'get_audience',
+      'get_audience_messages',
+      'create_audience_message',
+      'list_accounts',
+      'get_account',
+      'list_account_activity',
+      'create_account_log',
+      'list_topics',
+      'get_topic',
+    ]);
     expect(DEFAULT_TOOLSET.every((name) => all.some((tool) => tool.name === name))).toBe(true);
     expect(
       names({ toolsets: ['default'] }).filter((n) => !n.startsWith('list_') && !n.startsWith('get_')),

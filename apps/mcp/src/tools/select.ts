@@ -1,5 +1,5 @@
 import { OPERATION_NAMES, operationMeta, RESOURCE_GROUPS } from '@customer-api/contract';
-import { type ToolDefinition, toolsetSlug } from './derive.js';
+import { type ToolDefinition, toolName, toolsetSlug } from './derive.js';
 
 /** Which tools a server exposes. Every switch only narrows: a tool is listed when it passes all of them. */
 export interface ToolSelection {
@@ -20,25 +20,14 @@ export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.filter((group) =>
 ).map(toolsetSlug);
 
 /**
- * The default toolset: the operations assistants use most, in contract order. Reads of pages,
- * audiences, conversations, accounts and topics, and two writes: adding to a conversation and
- * logging account activity. Twelve tools, about 30 % of the full list's size; creating pages
- * (the largest input of all) and everything else is one `--toolsets` away.
+ * The default toolset: the operations the contract marks `defaultTool` (the ones assistants use
+ * most), in contract order. Reads of pages, audiences, conversations, accounts and topics, and two
+ * writes: adding to a conversation and logging account activity; everything else is one
+ * `--toolsets` away.
  */
-export const DEFAULT_TOOLSET: readonly string[] = [
-  'list_pages',
-  'get_page',
-  'list_audiences',
-  'get_audience',
-  'get_audience_messages',
-  'create_audience_message',
-  'list_accounts',
-  'get_account',
-  'list_account_activity',
-  'create_account_log',
-  'list_topics',
-  'get_topic',
-];
+export const DEFAULT_TOOLSET: readonly string[] = OPERATION_NAMES.filter(
+  (name) => operationMeta(name).defaultTool,
+).map(toolName);
 
 /** Names accepted by `--toolsets` besides the resource groups: `default` and `all`. */
 export const TOOLSET_NAMES: readonly string[] = ['default', 'all', ...TOOLSETS];

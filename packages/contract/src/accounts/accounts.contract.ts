@@ -28,7 +28,7 @@ export const accountsContract = c.router({
     summary: 'List accounts',
     description:
       'Lists accounts, newest first, with linkedPersonsCount. includeEmptyOnly=true keeps accounts without linked persons. Gives accountId values.',
-    metadata: operation('Accounts', 'read', { paginated: true }),
+    metadata: operation('Accounts', 'read', { paginated: true, defaultTool: true }),
   },
   getAccount: {
     method: 'GET',
@@ -37,7 +37,7 @@ export const accountsContract = c.router({
     responses: { 200: AccountSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Get an account',
     description: 'Reads one account (accountId from listAccounts) with its linked persons.',
-    metadata: operation('Accounts', 'read'),
+    metadata: operation('Accounts', 'read', { defaultTool: true }),
   },
   listAccountActivity: {
     method: 'GET',
@@ -51,7 +51,7 @@ export const accountsContract = c.router({
     summary: "List an account's activity",
     description:
       "Lists an account's logs, newest first. includePersonActivity=true adds its persons' logs; includeDeleted=true adds deleted items.",
-    metadata: operation('Account Activity', 'read', { paginated: true }),
+    metadata: operation('Account Activity', 'read', { paginated: true, defaultTool: true }),
   },
   createAccountLog: {
     method: 'POST',
@@ -65,7 +65,7 @@ export const accountsContract = c.router({
     summary: 'Record an account log',
     description:
       'Records an event on an account given by accountId or by domain (the account is created when new). Pass an idempotencyKey to make retries safe: 200 returns the earlier entry, 409 means the key was used with a different body.',
-    metadata: operation('Account Logs', 'create', { idempotent: true }),
+    metadata: operation('Account Logs', 'create', { idempotent: true, defaultTool: true }),
   },
   deleteAccountLog: {
     method: 'DELETE',

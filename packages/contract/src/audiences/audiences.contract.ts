@@ -35,7 +35,7 @@ export const audiencesContract = c.router({
     summary: "List a page's audiences",
     description:
       'Lists the audiences of one page (pageId from listPages), newest first, with their latest and published versions. Gives audienceId values.',
-    metadata: operation('Audiences', 'read', { paginated: true }),
+    metadata: operation('Audiences', 'read', { paginated: true, defaultTool: true }),
   },
   createAudience: {
     method: 'POST',
@@ -55,7 +55,7 @@ export const audiencesContract = c.router({
     responses: { 200: AudienceSchema, ...withNotFound },
     summary: 'Get an audience',
     description: 'Reads one audience of a page by pageId and audienceId.',
-    metadata: operation('Audiences', 'read'),
+    metadata: operation('Audiences', 'read', { defaultTool: true }),
   },
   archiveAudience: {
     method: 'POST',
@@ -76,7 +76,7 @@ export const audiencesContract = c.router({
     summary: 'Restore an audience',
     description:
       'Restores an archived audience to the status it had before. Send an empty object. 409 when it is not archived or its page is archived or deleted; 404 when the audience is not under that page.',
-    metadata: operation('Audiences', 'restore'),
+    metadata: operation('Audiences', 'restore', { undo: true }),
   },
   createAudienceVersion: {
     method: 'POST',

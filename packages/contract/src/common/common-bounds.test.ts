@@ -195,7 +195,21 @@ describe('operation safety hints', () => {
     ['restore', { idempotent: true, destructive: true }],
     ['delete', { idempotent: true, destructive: true }],
   ] as const)('derive retry safety and destructiveness of a %s', (kind, hints) => {
-    expect(operation('Pages', kind)).toEqual({ group: 'Pages', kind, paginated: false, ...hints });
+    expect(operation('Pages', kind)).toEqual({
+      group: 'Pages',
+      kind,
+      paginated: false,
+      undo: false,
+      openWorld: false,
+      windowed: false,
+      defaultTool: false,
+      ...hints,
+    });
+  });
+
+  it('count a restore that only undoes an archive or delete as not destructive', () => {
+    expect(operation('Pages', 'restore', { undo: true })).toMatchObject({ undo: true, destructive: false });
+    expect(() => operation('Pages', 'delete', { undo: true })).toThrow(/Only a restore/);
   });
 
   it('let an operation override the derived hints and say it is paginated', () => {

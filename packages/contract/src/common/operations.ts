@@ -53,7 +53,7 @@ export type OperationKind = 'read' | 'create' | 'update' | 'transition' | 'resto
 
 /** Metadata attached to every route of the contract. */
 export interface OperationMeta {
-  /** Resource group (OpenAPI tag). */
+  /** Resource group (OpenAPI tag, MCP toolset). */
   readonly group: ResourceGroup;
   /** What the operation does. */
   readonly kind: OperationKind;
@@ -61,29 +61,71 @@ export interface OperationMeta {
   readonly idempotent: boolean;
   /**
    * True when the call can overwrite or remove existing data or state (MCP's `destructiveHint`):
-   * deletes, restores, updates and state transitions; creates only when they also change
-   * existing data (a message with applied changes rewrites its audience's fields).
+   * deletes, updates, state transitions and restores that roll data back; creates only when they
+   * also change existing data (a message with applied changes rewrites its audience's fields).
+   * An {@link OperationMeta.undo} is not destructive.
    */
   readonly destructive: boolean;
+  /**
+   * True for a restore that only reverses an earlier archive or delete (`restorePage`,
+   * `restoreAudience`): it brings a resource back to the status it had and overwrites no field,
+   * so it is not {@link OperationMeta.destructive}.
+   */
+  readonly undo: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
+  /**
+   * True when the call makes the server send requests to addresses the caller chose (webhook
+   * endpoints): MCP's `openWorldHint`.
+   */
+  readonly openWorld: boolean;
+  /**
+   * True when the answer is a whole history that can be long (an audience's messages, up to
+   * 4 MiB): an MCP tool shows it a window of messages at a time, newest first.
+   */
+  readonly windowed: boolean;
+  /** True when the operation is in the MCP server's `default` toolset, what an assistant loads unless told otherwise. */
+  readonly defaultTool: boolean;
   /** Set when the operation is deprecated: since when, until when, and what replaces it. */
   readonly deprecated?: Deprecation;
 }
 
-/** Builds an operation's metadata with safety hints derived from its kind. */
+/** Options of {@link operation}; hints not given are derived from the kind, flags default to false. */
+export interface OperationOptions {
+  readonly paginated?: boolean;
+  readonly idempotent?: boolean;
+  readonly destructive?: boolean;
+  /** Only with kind `restore`: see {@link OperationMeta.undo}. */
+  readonly undo?: boolean;
+  readonly openWorld?: boolean;
+  readonly windowed?: boolean;
+  readonly defaultTool?: boolean;
+  readonly deprecated?: Deprecation;
+}
+
+/**
+ * Builds an operation's metadata with safety hints derived from its kind.
+ * @throws Error when `undo` is given to an operation that is not a restore.
+ */
 export function operation(
   group: ResourceGroup,
   kind: OperationKind,
-  options: {
-    paginated?: boolean;
-    idempotent?: boolean;
-    destructive?: boolean;
-    deprecated?: Deprecation;
-  } = {},
+  options: OperationOptions = {},
 ): OperationMeta {
+  const undo = options.undo ?? false;
+  if (undo && kind !== 'restore') throw new Error(`Only a restore can be an undo, not a ${kind}`);
   const idempotent = options.idempotent ?? kind !== 'create';
-  const destructive = options.destructive ?? (kind !== 'read' && kind !== 'create');
-  const meta = { group, kind, idempotent, destructive, paginated: options.paginated ?? false };
+  const destructive = options.destructive ?? (kind !== 'read' && kind !== 'create' && !undo);
+  const meta: OperationMeta = {
+    group,
+    kind,
+    idempotent,
+    destructive,
+    undo,
+    paginated: options.paginated ?? false,
+    openWorld: options.openWorld ?? false,
+    windowed: options.windowed ?? false,
+    defaultTool: options.defaultTool ?? false,
+  };
   return options.deprecated ? { ...meta, deprecated: options.deprecated } : meta;
 }

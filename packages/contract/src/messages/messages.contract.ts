@@ -24,7 +24,7 @@ export const messagesContract = c.router({
     summary: "Get an audience's messages",
     description:
       "Reads an audience's conversation: messages oldest first, the audience's current context and pending changes. Needs pageId and audienceId (from listAudiences). A history holds at most 1,000 messages and 4 MiB (see createAudienceMessage).",
-    metadata: operation('Audience Messages', 'read'),
+    metadata: operation('Audience Messages', 'read', { windowed: true, defaultTool: true }),
   },
   createAudienceMessage: {
     method: 'POST',
@@ -35,7 +35,7 @@ export const messagesContract = c.router({
     summary: 'Post an audience message',
     description:
       "Adds a message to an audience's conversation. Changes with status applied update the audience and store a snapshot. Limits: 256 KiB of JSON per message (larger: 400); 1,000 messages and 4 MiB per audience (past either: 400). Nothing is stored past a limit.",
-    metadata: operation('Audience Messages', 'create', { destructive: true }),
+    metadata: operation('Audience Messages', 'create', { destructive: true, defaultTool: true }),
   },
   restoreAudienceMessage: {
     method: 'POST',

@@ -20,7 +20,7 @@ export const pagesContract = c.router({
     summary: 'List pages',
     description:
       'Lists pages, newest first, including archived ones. Start here to find a pageId. Page with limit and the nextCursor of the previous result.',
-    metadata: operation('Pages', 'read', { paginated: true }),
+    metadata: operation('Pages', 'read', { paginated: true, defaultTool: true }),
   },
   createPage: {
     method: 'POST',
@@ -38,7 +38,7 @@ export const pagesContract = c.router({
     responses: { 200: PageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Get a page',
     description: 'Reads one page by pageId (from listPages).',
-    metadata: operation('Pages', 'read'),
+    metadata: operation('Pages', 'read', { defaultTool: true }),
   },
   archivePage: {
     method: 'POST',
@@ -70,6 +70,6 @@ export const pagesContract = c.router({
     summary: 'Restore a page',
     description:
       'Restores an archived or deleted page to the status it had before. Send an empty object. 409 when the page is neither archived nor deleted.',
-    metadata: operation('Pages', 'restore'),
+    metadata: operation('Pages', 'restore', { undo: true }),
   },
 });

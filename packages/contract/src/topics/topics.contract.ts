@@ -19,7 +19,7 @@ export const topicsContract = c.router({
     responses: { 200: paginated(TopicSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
     summary: 'List topics',
     description: 'Lists knowledge topics with their entries, the default topic included.',
-    metadata: operation('Topics', 'read', { paginated: true }),
+    metadata: operation('Topics', 'read', { paginated: true, defaultTool: true }),
   },
   createTopic: {
     method: 'POST',
@@ -37,7 +37,7 @@ export const topicsContract = c.router({
     responses: { 200: TopicSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Get a topic',
     description: 'Reads one topic (topicId from listTopics) with its entries.',
-    metadata: operation('Topics', 'read'),
+    metadata: operation('Topics', 'read', { defaultTool: true }),
   },
   updateTopic: {
     method: 'PATCH',

@@ -32,7 +32,7 @@ export const webhooksContract = c.router({
     summary: 'Create a webhook subscription',
     description:
       'Subscribes a URL to page.version.* events. The response carries the signingSecret once; it is never shown again. A tenant has at most 16 subscriptions (the server setting WEBHOOKS_MAX_SUBSCRIPTIONS); one more is 409.',
-    metadata: operation('Webhook Subscriptions', 'create'),
+    metadata: operation('Webhook Subscriptions', 'create', { openWorld: true }),
   },
   listWebhookSubscriptions: {
     method: 'GET',
@@ -104,7 +104,7 @@ export const webhooksContract = c.router({
     summary: 'Redeliver an event',
     description:
       'Queues a new delivery attempt of the event of a past delivery. 409 when the subscription is disabled.',
-    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false }),
+    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false, openWorld: true }),
   },
   recoverWebhookDeliveries: {
     method: 'POST',
@@ -117,6 +117,6 @@ export const webhooksContract = c.router({
     },
     summary: 'Recover failed deliveries',
     description: 'Queues another attempt of every failed delivery since the given time.',
-    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false }),
+    metadata: operation('Webhook Subscriptions', 'create', { idempotent: false, openWorld: true }),
   },
 });
