@@ -2,16 +2,16 @@ import { pino } from 'pino';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { prepareDatabase } from '../db/migrate.js';
+import type { DeliveryObserver } from '../delivery/deliver.js';
+import { buildDispatchHealth } from '../delivery/dispatch-health.js';
+import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from '../delivery/dispatcher.js';
+import { OUTBOX_CHANNEL } from '../delivery/outbox.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import { openSecretBox } from '../secrets/keyring.js';
 import { sealPlaintextSecrets } from '../secrets/reseal.js';
-import type { DeliveryObserver } from '../webhooks/deliver.js';
-import { buildDispatchHealth } from '../webhooks/dispatch-health.js';
-import { createDispatcher, type DispatcherLog, type WebhookDispatcher } from '../webhooks/dispatcher.js';
-import { OUTBOX_CHANNEL } from '../webhooks/outbox.js';
 import { exitCodeOnSignal, openServingDatabase } from './lifecycle.js';
 
 /** Starts the dispatcher of a process that already has the database open (the server). */

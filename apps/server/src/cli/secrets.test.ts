@@ -1,5 +1,7 @@
 import { verifyWebhook } from '@customer-api/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDispatcher } from '../delivery/dispatcher.js';
+import { startReceiver, type TestReceiver } from '../delivery/testing/receiver.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { openSecretBox } from '../secrets/keyring.js';
@@ -7,8 +9,6 @@ import { generateEncryptionKey, parseEncryptionKeys, SecretBox } from '../secret
 import { type OpenedApp, useDurableDatabase } from '../secrets/testing.js';
 import type { TestTenant } from '../test/seed.js';
 import { query } from '../test/sql.js';
-import { createDispatcher } from '../webhooks/dispatcher.js';
-import { startReceiver, type TestReceiver } from '../webhooks/testing/receiver.js';
 import { runCli } from './cli.js';
 
 const OLD = generateEncryptionKey();

@@ -1,12 +1,12 @@
 import { buildApp } from '../app.js';
 import type { Config } from '../config.js';
 import { prepareDatabase } from '../db/migrate.js';
+import type { WebhookDispatcher } from '../delivery/dispatcher.js';
 import { deliveryObserver } from '../metrics/delivery-metrics.js';
 import { type ProcessMetrics, startProcessMetrics } from '../metrics/start.js';
 import { openSecretBox } from '../secrets/keyring.js';
 import { sealPlaintextSecrets } from '../secrets/reseal.js';
 import type { Tracing } from '../tracing/index.js';
-import type { WebhookDispatcher } from '../webhooks/dispatcher.js';
 import { ensureDemo } from './demo-data.js';
 import { startDispatcher } from './dispatch.js';
 import { exitCodeOnSignal, openReplicaDatabase, openServingDatabase } from './lifecycle.js';

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
+import { enforceRateLimit, extraCostOf, type RateLimiter } from '../rate-limit/rate-limit.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
 import { responseBytes } from './large-responses.js';
-import { enforceRateLimit, extraCostOf, type RateLimiter } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -2,9 +2,9 @@ import { createRequire } from 'node:module';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limit.js';
 import { expectApiError } from '../test/http-cases.js';
 import { testConfig, useTestApp } from '../test/test-app.js';
-import { createRateLimiter, type RateLimiter } from './rate-limit.js';
 
 const PAGE_ORIGIN = 'https://pages.example.com';
 const OTHER_ORIGIN = 'https://elsewhere.example.net';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../lib/errors.js';
-import { requestHash } from '../modules/accounts/request-hash.js';
+import { requestHash } from '../lib/request-hash.js';
 
 /** The request header naming an idempotent write (Stripe's name, as the IETF draft's). */
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';

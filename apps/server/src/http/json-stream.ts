@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { holdsJsonText, JsonText } from './json-text.js';
+import { holdsJsonText, JsonText } from '../lib/json-text.js';
 
 /** Bodies up to this many characters are serialised at once, exactly as Fastify would. */
 export const INLINE_RESPONSE_CHARS = 64 * 1024;

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
+import { createRateLimiter } from '../rate-limit/rate-limit.js';
 import { createSeeder, type TestTenant } from '../test/seed.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
 import { testConfig } from '../test/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
-import { createRateLimiter } from './rate-limit.js';
 
 const { redisUrl } = loadTestSettings();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RESPONSE_COST_UNIT_BYTES } from '../rate-limit/rate-limit.js';
 import { useTestApp } from '../test/test-app.js';
-import { RESPONSE_COST_UNIT_BYTES } from './rate-limit.js';
 
 const MAX = 100;
 const t = useTestApp({ env: { RATE_LIMIT_MAX: String(MAX) } });

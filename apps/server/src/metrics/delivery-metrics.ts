@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { DeliveryObserver } from '../webhooks/deliver.js';
+import type { DeliveryObserver } from '../delivery/deliver.js';
 
 /**
  * Webhook dispatcher metrics on `registry`: attempts claimed, and sent attempts by recorded

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
+import { createDispatcher } from '../delivery/dispatcher.js';
+import { startReceiver } from '../delivery/testing/receiver.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { createDispatcher } from '../webhooks/dispatcher.js';
-import { startReceiver } from '../webhooks/testing/receiver.js';
 import { KEY_FILE_NAME, openSecretBox } from './keyring.js';
 import { useDurableDatabase } from './testing.js';
 

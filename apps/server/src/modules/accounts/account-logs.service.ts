@@ -4,6 +4,7 @@ import { iso } from '../../lib/clock.js';
 import { canonicalDomain } from '../../lib/domain.js';
 import { ConflictError } from '../../lib/errors.js';
 import { KeyTaken } from '../../lib/key-taken.js';
+import { requestHash } from '../../lib/request-hash.js';
 import * as accountsRepo from './accounts.repo.js';
 import {
   type AccountsDeps,
@@ -14,7 +15,6 @@ import {
 } from './accounts.service.js';
 import * as repo from './activity.repo.js';
 import { deleteLog } from './activity.service.js';
-import { requestHash } from './request-hash.js';
 
 /** Parsed body of `createAccountLog` (`type` defaulted). */
 export type CreateAccountLogInput = z.output<typeof CreateAccountLogBodySchema>;

@@ -1,8 +1,8 @@
 import type { AudienceVersion, CreateAudienceVersionBodySchema } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Handle, Tx } from '../../db/port.js';
+import { recordVersionEvent } from '../../delivery/outbox.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { recordVersionEvent } from '../../webhooks/outbox.js';
 import { toApiVersion } from './audiences.mapper.js';
 import { nextVersionNumber, setLatestVersion, setPublishedVersion } from './audiences.repo.js';
 import type { AudiencesDeps } from './audiences.service.js';

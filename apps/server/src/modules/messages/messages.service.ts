@@ -8,9 +8,9 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Tx } from '../../db/port.js';
-import { holdingJsonText, JsonText } from '../../http/json-text.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { holdingJsonText, JsonText } from '../../lib/json-text.js';
 import { setEditableFields } from '../audiences/audiences.repo.js';
 import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
 import type { ServiceDeps } from '../types.js';

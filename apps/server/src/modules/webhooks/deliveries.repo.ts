@@ -1,8 +1,8 @@
 import type { Handle } from '../../db/port.js';
 import { webhookDeliveries } from '../../db/schema/index.js';
 import { columns, int, rowOf, sql, statement, text, timestamptz } from '../../db/sql.js';
+import type { DeliveryRow } from '../../delivery/deliveries.repo.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
-import type { DeliveryRow } from '../../webhooks/deliveries.repo.js';
 
 // The delivery log as the API reads it (the engine's writes are in webhooks/deliveries.repo.ts).
 

@@ -5,17 +5,17 @@ import type {
   WebhookDelivery,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import { iso, isoOrNull } from '../../lib/clock.js';
-import { readCounter } from '../../lib/counters.js';
-import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { keysetPage } from '../../lib/pagination.js';
 import {
   type DeliveryRow,
   deliveriesCounter,
   pendingAttempt,
   queueAttempts,
   type SubscriptionRow,
-} from '../../webhooks/deliveries.repo.js';
+} from '../../delivery/deliveries.repo.js';
+import { iso, isoOrNull } from '../../lib/clock.js';
+import { readCounter } from '../../lib/counters.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import { keysetPage } from '../../lib/pagination.js';
 import * as repo from './deliveries.repo.js';
 import { requireSubscription, type WebhooksDeps } from './webhooks.service.js';
 

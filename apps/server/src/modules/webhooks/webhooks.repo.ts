@@ -16,8 +16,8 @@ import {
   textArray,
   timestamptz,
 } from '../../db/sql.js';
+import type { SubscriptionRow } from '../../delivery/deliveries.repo.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
-import type { SubscriptionRow } from '../../webhooks/deliveries.repo.js';
 
 const SUBSCRIPTION = columns(webhookSubscriptions);
 

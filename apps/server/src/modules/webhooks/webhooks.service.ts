@@ -9,6 +9,9 @@ import type {
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Handle, Tx } from '../../db/port.js';
+import { disableSubscription, type SubscriptionRow } from '../../delivery/deliveries.repo.js';
+import { generateSigningSecret } from '../../delivery/sign.js';
+import { refusalReason } from '../../delivery/ssrf-guard.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -16,9 +19,6 @@ import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
 import type { SecretBox } from '../../secrets/secret-box.js';
 import { sealedCurrentSecret } from '../../secrets/subscription-secrets.js';
-import { disableSubscription, type SubscriptionRow } from '../../webhooks/deliveries.repo.js';
-import { generateSigningSecret } from '../../webhooks/sign.js';
-import { refusalReason } from '../../webhooks/ssrf-guard.js';
 import * as repo from './webhooks.repo.js';
 
 /** Dependencies of webhook subscription operations. */

@@ -1,6 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { decisionOf } from './rate-limit-decision.js';
+import { decisionOf } from './decision.js';
 
 const now = Date.parse('2026-01-01T00:00:00Z');
 

@@ -1,7 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { ServiceUnavailableError } from '../lib/errors.js';
-import { decisionOf, MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
+import { decisionOf, MAX_WINDOWS, type RateLimitDecision } from './decision.js';
 
 /** What one process knows of a key's shared window. */
 interface WindowState {

@@ -1,4 +1,4 @@
-import { MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
+import { MAX_WINDOWS, type RateLimitDecision } from './decision.js';
 
 /**
  * Fixed windows counted in this process, on an injected clock (epoch ms): a window starts at a

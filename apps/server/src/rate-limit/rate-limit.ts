@@ -4,11 +4,11 @@ import type pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
 import { type Clock, systemClock } from '../lib/clock.js';
 import { RateLimitedError } from '../lib/errors.js';
-import { BatchingLimiter } from './rate-limit-batching.js';
-import { MAX_WINDOWS, type RateLimitDecision } from './rate-limit-decision.js';
-import { MemoryWindows } from './rate-limit-memory.js';
+import { BatchingLimiter } from './batching.js';
+import { MAX_WINDOWS, type RateLimitDecision } from './decision.js';
+import { MemoryWindows } from './memory.js';
 
-export type { RateLimitDecision } from './rate-limit-decision.js';
+export type { RateLimitDecision } from './decision.js';
 
 /** Fixed-window request counter per caller key. */
 export interface RateLimiter {

@@ -5,8 +5,8 @@ import { loadTestSettings } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
+import { BatchingLimiter } from './batching.js';
 import { createRateLimiter } from './rate-limit.js';
-import { BatchingLimiter } from './rate-limit-batching.js';
 
 const settings = loadTestSettings();
 // The app's limiter counts in memory on a clock the tests move: a window ends without waiting.

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { JsonStream, jsonFragments, type Lane, toJsonBody } from '../http/json-stream.js';
 import { useTestApp } from '../test/test-app.js';
-import { JsonStream, jsonFragments, type Lane, toJsonBody } from './json-stream.js';
 import { holdingJsonText, JsonText, parseJsonText } from './json-text.js';
 
 const stored = '[{"id": "c", "result": "é \\"q\\""}]';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WINDOWS } from './rate-limit-decision.js';
-import { MemoryWindows } from './rate-limit-memory.js';
+import { MAX_WINDOWS } from './decision.js';
+import { MemoryWindows } from './memory.js';
 
 // The in-process fixed windows on a clock the test moves.
 function limiter(max: number, windowMs: number) {
