@@ -1,5 +1,5 @@
-// Node (bundled) and Bun entry of the runtime check: `<runtime> cli.mjs <baseUrl> <apiKey> <refusedUrl>`
-// prints the subset's result as one JSON line.
+// Node (bundled), Bun and Deno entry of the runtime check:
+// `<runtime> cli.mjs <baseUrl> <apiKey> <refusedUrl>` prints the subset's result as one JSON line.
 import { runSubset } from './subset.mjs';
 
 const [baseUrl, apiKey, refusedUrl] = process.argv.slice(2);

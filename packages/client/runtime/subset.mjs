@@ -1,6 +1,7 @@
-// The client's end-to-end subset, run unchanged on Node (bundled), Bun and workerd against a real
-// server (runtime.test.ts). It imports the package by name, so each runtime resolves its own
-// export condition; it returns what a user would check, and the test compares it.
+// The client's end-to-end subset, run unchanged on Node (bundled), Bun, Deno, workerd and headless
+// Chromium against a real server (runtime.test.ts). It imports the package by name, so each
+// runtime resolves its own export condition; it returns what a user would check, and the test
+// compares it.
 import {
   CLIENT_VERSION,
   ConnectionError,

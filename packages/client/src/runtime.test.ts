@@ -4,14 +4,24 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RealServer, startRealServer } from './test/real-server.js';
-import { bunBinary, workerdConfig, workerdLauncher } from './test/runtimes.js';
+import {
+  bunBinary,
+  denoBinary,
+  denoCodeModules,
+  exportTarget,
+  launchChromium,
+  type StaticSite,
+  startStaticSite,
+  workerdConfig,
+  workerdLauncher,
+} from './test/runtimes.js';
 
-// The client's end-to-end subset (runtime/subset.mjs) on three runtimes against one real server.
+// The client's end-to-end subset (runtime/subset.mjs) on five runtimes against one real server.
 // It runs on the built package (`turbo test` builds first), resolved by name as a consumer would.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -20,16 +30,20 @@ const run = promisify(execFile);
 let server: RealServer;
 let scratch: string;
 let refusedUrl: string;
+/** Serves the browser check's page, from an origin the server lists in `CORS_ALLOWED_ORIGINS`. */
+let site: StaticSite;
 
 beforeAll(async () => {
-  [server, scratch, refusedUrl] = await Promise.all([
-    startRealServer(),
+  [site, scratch, refusedUrl] = await Promise.all([
+    startStaticSite(),
     mkdtemp(join(tmpdir(), 'customer-api-client-runtimes-')),
     closedPortUrl(),
   ]);
+  server = await startRealServer({ CORS_ALLOWED_ORIGINS: site.origin });
 });
 afterAll(async () => {
   await server?.close();
+  await site?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -98,7 +112,7 @@ describe('the client on other runtimes, against a real server', () => {
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
-    expect(inputs.some((path) => path.endsWith('dist/index.web.js'))).toBe(true);
+    expect(inputs).toContain(exportTarget(root, 'workerd'));
     await writeFile(
       join(dir, 'config.capnp'),
       workerdConfig({ BASE_URL: server.url, API_KEY: server.apiKey, REFUSED_URL: refusedUrl }),
@@ -109,6 +123,66 @@ describe('the client on other runtimes, against a real server', () => {
     const line = `${stdout}\n${stderr}`.split('\n').find((text) => text.startsWith('RESULT '));
     expect(line, stderr).toBeDefined();
     expectSubsetPassed(line?.slice('RESULT '.length) ?? '');
+  });
+
+  it('runs under Deno with network access to loopback only, through its "deno" export condition', async () => {
+    const env = { ...process.env, DENO_DIR: join(scratch, 'deno'), DENO_NO_UPDATE_CHECK: '1', NO_COLOR: '1' };
+    const [info, { stdout }] = await Promise.all([
+      run(denoBinary(), ['info', '--json', join('runtime', 'cli.mjs')], { cwd: root, env }),
+      run(
+        denoBinary(),
+        [
+          'run',
+          '--no-prompt',
+          '--allow-net=127.0.0.1',
+          join('runtime', 'cli.mjs'),
+          server.url,
+          server.apiKey,
+          refusedUrl,
+        ],
+        { cwd: root, env },
+      ),
+    ]);
+    const modules = denoCodeModules(JSON.parse(info.stdout));
+    expect(modules.filter((specifier) => specifier.includes('/undici/'))).toEqual([]);
+    expect(modules).toContain(pathToFileURL(join(root, exportTarget(root, 'deno'))).href);
+    expectSubsetPassed(stdout);
+  });
+
+  it('runs in headless Chromium, bundled into a page whose origin the server admits by CORS', async () => {
+    const bundle = await build({
+      entryPoints: [join(root, 'runtime', 'browser.mjs')],
+      absWorkingDir: root,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(bundle.metafile.inputs);
+    expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
+    expect(inputs).toContain(exportTarget(root, 'browser'));
+    site.setScript(bundle.outputFiles[0]?.text ?? '');
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(60_000);
+      // A script that fails to load or throws ends the wait at once instead of at the timeout.
+      const failed = new Promise<never>((_, reject) => page.on('pageerror', reject));
+      await page.goto(`${site.origin}/`);
+      await Promise.race([page.waitForFunction(() => 'runSubset' in globalThis), failed]);
+      const result = await page.evaluate(
+        (options) =>
+          (globalThis as unknown as { runSubset: (o: typeof options) => Promise<unknown> }).runSubset(
+            options,
+          ),
+        { baseUrl: server.url, apiKey: server.apiKey, refusedUrl },
+      );
+      expectSubsetPassed(JSON.stringify(result));
+    } finally {
+      await browser.close();
+    }
   });
 });
 

@@ -12,9 +12,10 @@ export interface RealServer {
 /**
  * Runs `customer-api start` (migrations, demo data and a key on the first run) on a fresh
  * PostgreSQL database when `TEST_DATABASE_URL` is set, else on embedded PGlite in a temporary
- * directory. Resolves once the server listens and printed the key.
+ * directory. Resolves once the server listens and printed the key. `settings` adds to the server's
+ * environment (e.g. `CORS_ALLOWED_ORIGINS`).
  */
-export async function startRealServer(): Promise<RealServer> {
+export async function startRealServer(settings: Record<string, string> = {}): Promise<RealServer> {
   // turbo builds the server before this package's tests (see turbo.json here).
   if (!existsSync(SERVER_CLI)) throw new Error(`Build @customer-api/server first: ${SERVER_CLI} is missing`);
   const database = await freshDatabase();
@@ -29,6 +30,7 @@ export async function startRealServer(): Promise<RealServer> {
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       NODE_ENV: 'test',
+      ...settings,
     },
     outputLimit: 4000,
   });
