@@ -27,11 +27,14 @@ describe('server.json for the MCP Registry', () => {
     for (const name of names) expect(USAGE, name).toContain(name);
   });
 
-  it('follows the package version when `pnpm version-packages` runs, keeping its formatting', () => {
+  it('follows the package version when `pnpm changeset version` runs, keeping its formatting', () => {
     const root = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       scripts: Record<string, string>;
     };
-    expect(root.scripts['version-packages']).toContain('node apps/mcp/scripts/sync-server-json.mjs');
+    const hook = root.scripts.changeset?.replace(/^node /, '') ?? '';
+    expect(readFileSync(new URL(`../../../${hook}`, import.meta.url), 'utf8')).toContain(
+      'apps/mcp/scripts/sync-server-json.mjs',
+    );
     const dir = mkdtempSync(join(tmpdir(), 'server-json-'));
     try {
       mkdirSync(join(dir, 'scripts'));

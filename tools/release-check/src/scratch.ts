@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBin } from './run.js';
+import { runPnpm } from './run.js';
 
 /** A publishable package: its directory in the repository and its name. */
 export interface Publishable {
@@ -22,12 +22,19 @@ const WORKSPACE_GLOBS = ['packages', 'apps', 'examples', 'tools'];
 const SKIP = new Set(['node_modules', '.turbo', '.data', 'coverage']);
 
 /**
- * Copies what `changeset version` and `pnpm pack` read into `scratch`: the root manifest, the
- * workspace file, `.changeset/`, every workspace package's manifest and changelog, and the
- * publishable packages whole (with their built `dist/`). The repository is never written to.
+ * What `pnpm changeset version` runs and writes besides the packages: the root script's hook and
+ * the compatibility gate's released baseline.
+ */
+const VERSION_HOOK = ['tools/release-check/scripts', 'tools/release-check/baseline'];
+
+/**
+ * Copies what `pnpm changeset version` and `pnpm pack` read into `scratch`: the root manifest, the
+ * workspace file, `.changeset/`, the version hook, every workspace package's manifest and
+ * changelog, and the publishable packages whole (with their built `dist/`). The repository is
+ * never written to.
  */
 export function copyWorkspace(root: string, scratch: string): void {
-  for (const file of ['package.json', 'pnpm-workspace.yaml', '.changeset']) {
+  for (const file of ['package.json', 'pnpm-workspace.yaml', '.changeset', ...VERSION_HOOK]) {
     cpSync(join(root, file), join(scratch, file), { recursive: true });
   }
   const publishable = new Set([...PUBLISHABLE, SERVER_PACKAGE].map((p) => p.dir));
@@ -69,13 +76,18 @@ export function workspacePackages(scratch: string): Map<string, string> {
   return found;
 }
 
-/** The versions after `changeset version` on the scratch copy; checks each changelog names its version. */
+/**
+ * The versions after `pnpm changeset version` (the README's step) on the scratch copy; checks each
+ * changelog names its version and every other file that carries one follows (see
+ * {@link checkVersionedFiles}).
+ */
 export async function versionPackages(scratch: string): Promise<Map<string, string>> {
   const pending = readdirSync(join(scratch, '.changeset')).filter(
     (f) => f.endsWith('.md') && f !== 'README.md',
   );
   const serverBefore = readVersion(scratch, SERVER_PACKAGE.dir);
-  await runBin('@changesets/cli', 'bin.js', ['version'], scratch);
+  const contractBefore = readVersion(scratch, 'packages/contract');
+  await runPnpm(['changeset', 'version'], scratch);
   const versions = new Map<string, string>();
   const server = readVersion(scratch, SERVER_PACKAGE.dir);
   versions.set(SERVER_PACKAGE.name, server);
@@ -95,7 +107,41 @@ export async function versionPackages(scratch: string): Promise<Map<string, stri
   }
   const left = readdirSync(join(scratch, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
   if (left.length > 0) throw new Error(`changeset version left changesets behind: ${left.join(', ')}`);
+  checkVersionedFiles(scratch, versions, contractBefore);
   return versions;
+}
+
+/**
+ * The files that carry a version changesets does not write are in step after `pnpm changeset
+ * version`: the MCP Registry entry (server.json) names the MCP package's version, and a new
+ * contract version is recorded as the released baseline of the compatibility gate.
+ */
+export function checkVersionedFiles(
+  scratch: string,
+  versions: Map<string, string>,
+  contractBefore: string,
+): void {
+  const mcp = versions.get('@customer-api/mcp');
+  const entry = JSON.parse(readFileSync(join(scratch, 'apps/mcp/server.json'), 'utf8')) as {
+    version: string;
+    packages: Array<{ version: string }>;
+  };
+  const named = new Set([entry.version, ...entry.packages.map((p) => p.version)]);
+  if (named.size !== 1 || !named.has(mcp ?? '')) {
+    throw new Error(
+      `apps/mcp/server.json names ${[...named].join(', ')} after changeset version; the package is ${mcp}`,
+    );
+  }
+  const contract = versions.get('@customer-api/contract');
+  if (contract === contractBefore) return;
+  const baseline = JSON.parse(
+    readFileSync(join(scratch, 'tools/release-check/baseline/release.json'), 'utf8'),
+  ) as { contractVersion: string; released: boolean };
+  if (baseline.contractVersion !== contract || !baseline.released) {
+    throw new Error(
+      `the compatibility baseline records ${JSON.stringify(baseline)} after changeset version; the contract is ${contract}`,
+    );
+  }
 }
 
 function readVersion(scratch: string, dir: string): string {
