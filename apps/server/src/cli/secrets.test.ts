@@ -1,8 +1,6 @@
 import { verifyWebhook } from '@customer-api/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDispatcher } from '../delivery/dispatcher.js';
 import { startReceiver, type TestReceiver } from '../delivery/testing/receiver.js';
-import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { openSecretBox } from '../secrets/keyring.js';
 import { generateEncryptionKey, parseEncryptionKeys, SecretBox } from '../secrets/secret-box.js';
@@ -129,16 +127,7 @@ describe('customer-api secrets rotate', () => {
         expect(replay.body).toBe(body);
       }
       // Deliveries are signed with the secrets the API handed out, under the new key alone.
-      const page = await after.seed.page(tenant);
-      const audience = await after.seed.audience(tenant, page.pageId);
-      await after.seed.version(tenant, page.pageId, audience.audienceId);
-      await createDispatcher({
-        db: after.database.db,
-        clock: systemClock,
-        ids: newId,
-        webhooks: after.config.webhooks,
-        secrets: openSecretBox(after.config),
-      }).runOnce();
+      await after.deliverOneEvent(tenant);
       const [got] = receiver.received;
       if (!got) throw new Error('nothing delivered');
       const headers = got.headers as Record<string, string>;

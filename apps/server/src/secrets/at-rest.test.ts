@@ -4,11 +4,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { createDispatcher } from '../delivery/dispatcher.js';
 import { startReceiver } from '../delivery/testing/receiver.js';
-import { systemClock } from '../lib/clock.js';
-import { newId } from '../lib/ids.js';
-import { KEY_FILE_NAME, openSecretBox } from './keyring.js';
+import { KEY_FILE_NAME } from './keyring.js';
 import { useDurableDatabase } from './testing.js';
 
 const run = promisify(execFile);
@@ -81,16 +78,7 @@ beforeAll(async () => {
       signingSecrets.push(rotated.json().signingSecret);
       keptResponses += 2;
     }
-    const page = await opened.seed.page(tenant);
-    const audience = await opened.seed.audience(tenant, page.pageId);
-    await opened.seed.version(tenant, page.pageId, audience.audienceId);
-    await createDispatcher({
-      db: opened.database.db,
-      clock: systemClock,
-      ids: newId,
-      webhooks: opened.config.webhooks,
-      secrets: openSecretBox(opened.config),
-    }).runOnce();
+    await opened.deliverOneEvent(tenant);
     expect(receiver.received).toHaveLength(2);
   } finally {
     await receiver.close();

@@ -8,8 +8,12 @@ import { runCli } from '../cli/cli.js';
 import { type Config, loadConfig, loadTestSettings } from '../config.js';
 import { type Database, openDatabase } from '../db/database.js';
 import { runMigrations } from '../db/migrate.js';
-import { createSeeder, type Seeder } from '../test/seed.js';
+import { createDispatcher } from '../delivery/dispatcher.js';
+import { systemClock } from '../lib/clock.js';
+import { newId } from '../lib/ids.js';
+import { createSeeder, type Seeder, type TestTenant } from '../test/seed.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { openSecretBox } from './keyring.js';
 
 /** An app on the file's database, opened with one value of `SECRETS_ENCRYPTION_KEYS`. */
 export interface OpenedApp {
@@ -18,6 +22,11 @@ export interface OpenedApp {
   config: Config;
   /** Creates tenants, keys, pages and versions through the app. */
   seed: Seeder;
+  /**
+   * Records one `page.version.created` event for the tenant (a page, an audience, a version) and
+   * runs a dispatcher once with the app's own secret box, as `customer-api dispatch` would.
+   */
+  deliverOneEvent(tenant: TestTenant): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,11 +72,24 @@ export function useDurableDatabase() {
       const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       await runMigrations(database);
       const app = await buildApp({ config, database });
+      const seed = createSeeder(app, database.db);
       return {
         app,
         database,
         config,
-        seed: createSeeder(app, database.db),
+        seed,
+        async deliverOneEvent(tenant) {
+          const page = await seed.page(tenant);
+          const audience = await seed.audience(tenant, page.pageId);
+          await seed.version(tenant, page.pageId, audience.audienceId);
+          await createDispatcher({
+            db: database.db,
+            clock: systemClock,
+            ids: newId,
+            webhooks: config.webhooks,
+            secrets: openSecretBox(config),
+          }).runOnce();
+        },
         close: async () => {
           await app.close();
           await database.close();
