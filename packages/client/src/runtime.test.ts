@@ -112,7 +112,7 @@ describe('the client on other runtimes, against a real server', () => {
     });
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
-    expect(inputs).toContain(exportTarget(root, 'workerd'));
+    expect(inputs).toContain(exportTarget(root, ['workerd', 'worker', 'browser', 'import']));
     await writeFile(
       join(dir, 'config.capnp'),
       workerdConfig({ BASE_URL: server.url, API_KEY: server.apiKey, REFUSED_URL: refusedUrl }),
@@ -145,7 +145,7 @@ describe('the client on other runtimes, against a real server', () => {
     ]);
     const modules = denoCodeModules(JSON.parse(info.stdout));
     expect(modules.filter((specifier) => specifier.includes('/undici/'))).toEqual([]);
-    expect(modules).toContain(pathToFileURL(join(root, exportTarget(root, 'deno'))).href);
+    expect(modules).toContain(pathToFileURL(join(root, exportTarget(root, ['deno', 'node', 'import']))).href);
     expectSubsetPassed(stdout);
   });
 
@@ -162,7 +162,7 @@ describe('the client on other runtimes, against a real server', () => {
     });
     const inputs = Object.keys(bundle.metafile.inputs);
     expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
-    expect(inputs).toContain(exportTarget(root, 'browser'));
+    expect(inputs).toContain(exportTarget(root, ['browser', 'import']));
     site.setScript(bundle.outputFiles[0]?.text ?? '');
     const browser = await launchChromium();
     try {

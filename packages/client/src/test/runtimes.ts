@@ -102,19 +102,20 @@ ${texts}
 }
 
 /**
- * The file the package's root export names for `condition` (e.g. `dist/index.web.js`), relative to
- * the package root: where a runtime resolving that condition must land.
+ * The file the package's root export resolves to for a runtime matching `conditions` (relative to
+ * the package root, e.g. `dist/index.web.js`): the first matching key in the order `package.json`
+ * lists them, as Node's resolution rules pick it. Where that runtime's import must land.
  */
-export function exportTarget(packageRoot: string, condition: string): string {
+export function exportTarget(packageRoot: string, conditions: string[]): string {
   const { exports } = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')) as {
-    exports: Record<string, Record<string, unknown>>;
+    exports: Record<string, unknown>;
   };
-  let target = exports['.']?.[condition];
+  let target = exports['.'];
   while (target && typeof target === 'object') {
-    const conditions = target as Record<string, unknown>;
-    target = conditions.import ?? conditions.default;
+    const entries = Object.entries(target as Record<string, unknown>);
+    target = entries.find(([key]) => key === 'default' || conditions.includes(key))?.[1];
   }
-  if (typeof target !== 'string') throw new Error(`The package exports nothing for "${condition}"`);
+  if (typeof target !== 'string') throw new Error(`The package exports nothing for ${conditions.join(', ')}`);
   return target.replace(/^\.\//, '');
 }
 
