@@ -1,9 +1,4 @@
-import {
-  type Asset,
-  OPERATION_NAMES,
-  type OperationName,
-  type PaginatedOperationName,
-} from '@customer-api/contract';
+import type { Asset, Contract, OperationName, PaginatedOperationName } from '@customer-api/contract';
 import type { Dispatcher } from 'undici';
 import { readEnv, runtimeToken } from './core/env.js';
 import type { RequestEvent, ResponseEvent } from './core/exchange.js';
@@ -21,6 +16,8 @@ import type {
   RequestOptions,
 } from './core/types.js';
 import { type AssetBody, type UploadOptions, uploadAsset } from './core/upload.js';
+import { contractValidator, type Validator } from './core/validate.js';
+import { ROUTES } from './generated/routes.js';
 import { CLIENT_VERSION } from './version.js';
 
 /** Base URL used when neither `baseUrl` nor `CUSTOMER_API_BASE_URL` is set. */
@@ -55,8 +52,14 @@ export interface ClientOptions {
    * only when one is given or owned.
    */
   fetch?: FetchLike;
-  /** Validate success bodies against the contract's schemas (default false: trust the server, stay forward compatible). */
-  validateResponses?: boolean;
+  /**
+   * Validate success bodies against the contract's schemas (default false: trust the server, stay
+   * forward compatible); a body that fails is an `UnexpectedResponseError`. `true` uses the
+   * contract the package depends on, on Node.js, Bun, Deno and Workers. The browser build leaves
+   * the schemas out: there pass the contract itself, `validateResponses: contract` (from
+   * `@customer-api/contract`, imported where it is needed, e.g. lazily), which works everywhere.
+   */
+  validateResponses?: boolean | Contract;
   /** Headers added to every request. */
   headers?: Record<string, string>;
   /**
@@ -86,6 +89,8 @@ export interface DefaultTransport {
    * the options give no `fetch` of their own.
    */
   makeRequest?: (dispatcher: Dispatcher) => RequestLike;
+  /** The contract `validateResponses: true` validates against; without one, `true` is refused. */
+  contract?: Contract;
 }
 
 /** A Customer API client: one method per contract operation, plus pagination helpers. */
@@ -153,7 +158,7 @@ export function buildClient(options: ClientOptions, defaults: DefaultTransport):
     (await call(name, args, opts)).data;
   const methods: Record<string, unknown> = {};
   const withResponse: Record<string, unknown> = {};
-  for (const name of OPERATION_NAMES) {
+  for (const name of Object.keys(ROUTES) as OperationName[]) {
     if (RESERVED.has(name)) throw new Error(`Operation ${name} collides with a client helper`);
     withResponse[name] = (args?: CallArgs, opts?: RequestOptions) => call(name, args, opts);
     methods[name] = async (args?: CallArgs, opts?: RequestOptions) => (await call(name, args, opts)).data;
@@ -191,7 +196,7 @@ function resolveConfig(
     timeoutMs: positive('timeoutMs', options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     maxRetries: nonNegative('maxRetries', options.maxRetries ?? DEFAULT_MAX_RETRIES),
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
-    validateResponses: options.validateResponses ?? false,
+    validator: resolveValidator(options.validateResponses, defaults.contract),
     headers: { 'user-agent': `customer-api-client/${CLIENT_VERSION} ${runtimeToken()}`, ...options.headers },
     transport: resolveTransport(options, defaults, own),
     observers: {
@@ -212,6 +217,20 @@ function resolveTransport(
   const request =
     options.fetch === undefined && dispatcher !== undefined ? defaults.makeRequest?.(dispatcher) : undefined;
   return { fetch: options.fetch ?? defaults.fetch, dispatcher, request };
+}
+
+function resolveValidator(
+  validate: boolean | Contract | undefined,
+  contract: Contract | undefined,
+): Validator | undefined {
+  if (typeof validate === 'object') return contractValidator(validate);
+  if (!validate) return undefined;
+  if (!contract) {
+    throw new TypeError(
+      "validateResponses: true needs the contract's schemas, which the browser build leaves out: pass validateResponses: contract (from @customer-api/contract)",
+    );
+  }
+  return contractValidator(contract);
 }
 
 function positive(name: string, value: number): number {

@@ -1,3 +1,4 @@
+import { contract } from '@customer-api/contract';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { buildClient, type ClientOptions, type CustomerApiClient } from './client-core.js';
 import { undiciRequest } from './core/node-request.js';
@@ -20,5 +21,6 @@ export function createClient(options: ClientOptions = {}): CustomerApiClient {
     fetch: undiciFetch as unknown as FetchLike,
     makeDispatcher: () => new Agent({ keepAliveTimeout: 10_000 }),
     makeRequest: undiciRequest,
+    contract,
   });
 }

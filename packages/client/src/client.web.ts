@@ -1,8 +1,9 @@
+import { contract } from '@customer-api/contract';
 import { buildClient, type ClientOptions, type CustomerApiClient, globalFetch } from './client-core.js';
 
 /**
- * Creates a client for the Customer API. On Bun, Deno, Workers and browsers requests go through
- * the runtime's global `fetch`, which pools connections itself.
+ * Creates a client for the Customer API. On Bun, Deno, Workers and React Native requests go
+ * through the runtime's global `fetch`, which pools connections itself.
  *
  * @example
  * ```ts
@@ -12,5 +13,5 @@ import { buildClient, type ClientOptions, type CustomerApiClient, globalFetch } 
  * @throws TypeError when no API key is given and `CUSTOMER_API_KEY` is unset.
  */
 export function createClient(options: ClientOptions = {}): CustomerApiClient {
-  return buildClient(options, { fetch: globalFetch });
+  return buildClient(options, { fetch: globalFetch, contract });
 }

@@ -1,5 +1,5 @@
 // Everything both entry points export except `createClient`, which picks the runtime's transport.
-import { API_VERSION } from '@customer-api/contract';
+import { API_VERSION } from './generated/routes.js';
 
 // Contract types a client user names often, re-exported so one import suffices.
 export type {

@@ -1,11 +1,6 @@
-import {
-  type ApiError,
-  ERROR_CATALOG,
-  type ErrorCode,
-  ErrorSchema,
-  type RateLimitDetails,
-  type ValidationErrorDetail,
-} from '@customer-api/contract';
+import type { ApiError, ErrorCode, RateLimitDetails, ValidationErrorDetail } from '@customer-api/contract';
+import { ERRORS } from '../generated/routes.js';
+import { asApiError } from './error-object.js';
 
 /** Everything the client knows about a failed HTTP response, passed to error constructors. */
 export interface ErrorResponseInit {
@@ -224,7 +219,7 @@ const CLASS_BY_CODE: Record<ErrorCode, typeof CustomerApiError> = {
 };
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(
-  Object.entries(ERROR_CATALOG).map(([code, { status }]) => [status, code as ErrorCode]),
+  Object.entries(ERRORS).map(([code, { status }]) => [status, code as ErrorCode]),
 );
 
 /**
@@ -233,18 +228,16 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
  * the specification's, so `instanceof RateLimitedError` holds either way.
  */
 export function errorFromResponse(status: number, headers: Headers, body: unknown): CustomerApiError {
-  const parsed = ErrorSchema.safeParse(body);
-  if (parsed.success) {
-    return new CLASS_BY_CODE[parsed.data.code]({ status, headers, body, error: parsed.data });
-  }
+  const parsed = asApiError(body);
+  if (parsed) return new CLASS_BY_CODE[parsed.code]({ status, headers, body, error: parsed });
   const code = CODE_BY_STATUS.get(status);
   if (!code) return new UnexpectedResponseError({ status, headers, body });
   const error: ApiError = {
     code,
-    detail: typeof body === 'string' && body.length > 0 ? body.slice(0, 500) : ERROR_CATALOG[code].title,
+    detail: typeof body === 'string' && body.length > 0 ? body.slice(0, 500) : ERRORS[code].title,
     requestId: '',
     status,
-    title: ERROR_CATALOG[code].title,
+    title: ERRORS[code].title,
     type: '',
   };
   return new CLASS_BY_CODE[code]({ status, headers, body, error });

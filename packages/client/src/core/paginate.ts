@@ -1,4 +1,5 @@
-import { type OperationName, operationMeta, type Paginated } from '@customer-api/contract';
+import type { OperationName, Paginated } from '@customer-api/contract';
+import { ROUTES } from '../generated/routes.js';
 import type { CallArgs } from './request.js';
 import type { RequestOptions } from './types.js';
 
@@ -16,7 +17,7 @@ export async function* paginate(
   args: CallArgs = {},
   options: RequestOptions = {},
 ): AsyncGenerator<Paginated<unknown>, void, undefined> {
-  if (!operationMeta(name).paginated) throw new TypeError(`${name} is not a paginated operation`);
+  if (!ROUTES[name].paginated) throw new TypeError(`${name} is not a paginated operation`);
   const seen = new Set<string>();
   let query: Record<string, unknown> = { ...args.query };
   for (;;) {

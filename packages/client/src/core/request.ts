@@ -1,11 +1,13 @@
-import { contract, type OperationName, operationMeta } from '@customer-api/contract';
-import { type AppRoute, ContractNoBody, convertQueryParamsToUrlString } from '@ts-rest/core';
+import type { OperationName } from '@customer-api/contract';
+import { ROUTES, type RouteInfo } from '../generated/routes.js';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
 import { exchange, type Observers } from './exchange.js';
+import { queryString } from './query.js';
 import { type Backoff, isRetryable, retryDelayMs, sleep } from './retry.js';
 import type { RawResponse, Transport } from './transport.js';
 import type { ApiResponse, RequestOptions } from './types.js';
 import { randomUuid } from './uuid.js';
+import type { Validator } from './validate.js';
 
 /** Settings shared by every call of one client. */
 export interface CallConfig {
@@ -14,7 +16,8 @@ export interface CallConfig {
   timeoutMs: number;
   maxRetries: number;
   backoff: Backoff;
-  validateResponses: boolean;
+  /** Checks success bodies against the contract, when the caller asked for it. */
+  validator: Validator | undefined;
   headers: Record<string, string>;
   transport: Transport;
   observers: Observers;
@@ -52,8 +55,7 @@ export async function callOperation(
   args: CallArgs = {},
   options: RequestOptions = {},
 ): Promise<ApiResponse<unknown>> {
-  const route = contract[name] as AppRoute;
-  const meta = operationMeta(name);
+  const route = ROUTES[name];
   const body = requestBody(route, args.body);
   // One key per call, chosen before the first attempt: every retry repeats it, so the server
   // does the work at most once and answers retries with the first response.
@@ -70,10 +72,10 @@ export async function callOperation(
   for (let attempt = 1; ; attempt++) {
     try {
       const raw = await exchange(config.transport, config.observers, name, attempt, init);
-      return interpret(config, route, raw, attempt);
+      return interpret(config, name, raw, attempt);
     } catch (error) {
       const retry =
-        attempt <= maxRetries && isRetryable(error, meta.idempotent || idempotencyKey !== undefined);
+        attempt <= maxRetries && isRetryable(error, route.idempotent || idempotencyKey !== undefined);
       const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;
       if (ms === undefined) throw error;
       await sleep(ms, options.signal);
@@ -86,22 +88,17 @@ export async function callOperation(
  * operation whose body takes an `idempotencyKey` gets a random one when the caller gave none;
  * it is chosen once, so every retry of this call repeats the same key.
  */
-function requestBody(route: AppRoute, body: unknown): unknown {
-  if (route.method === 'GET' || !('body' in route) || route.body === ContractNoBody) return undefined;
+function requestBody(route: RouteInfo, body: unknown): unknown {
+  if (!route.body) return undefined;
   const value = body ?? {};
-  if (!acceptsIdempotencyKey(route.body) || typeof value !== 'object' || value === null) return value;
+  if (!route.bodyIdempotencyKey || typeof value !== 'object' || value === null) return value;
   if ((value as { idempotencyKey?: unknown }).idempotencyKey !== undefined) return value;
   return { ...value, idempotencyKey: randomUuid() };
 }
 
 /** POST and PATCH carry `Idempotency-Key`; the server ignores it elsewhere. */
-function takesIdempotencyKey(route: AppRoute): boolean {
+function takesIdempotencyKey(route: RouteInfo): boolean {
   return route.method === 'POST' || route.method === 'PATCH';
-}
-
-function acceptsIdempotencyKey(schema: unknown): boolean {
-  const shape = (schema as { shape?: Record<string, unknown> } | null)?.shape;
-  return typeof shape === 'object' && shape !== null && 'idempotencyKey' in shape;
 }
 
 function requestHeaders(
@@ -135,12 +132,12 @@ export function buildUrl(
     }
     return encodeURIComponent(String(value));
   });
-  return `${baseUrl.replace(/\/+$/, '')}${filled}${convertQueryParamsToUrlString(query ?? {})}`;
+  return `${baseUrl.replace(/\/+$/, '')}${filled}${queryString(query)}`;
 }
 
 function interpret(
   config: CallConfig,
-  route: AppRoute,
+  name: OperationName,
   raw: RawResponse,
   attempts: number,
 ): ApiResponse<unknown> {
@@ -149,7 +146,7 @@ function interpret(
   if (body === raw.text && raw.text !== '') {
     throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
   }
-  const data = config.validateResponses ? validate(route, raw, body) : body;
+  const data = config.validator ? validate(config.validator, name, raw, body) : body;
   const requestId = raw.header('x-request-id') ?? undefined;
   if (typeof data === 'object' && data !== null) tagRequestId(data, requestId);
   // `headers` is read through: a method that returns only `data` never builds them.
@@ -173,12 +170,8 @@ function parseBody(text: string): unknown {
   }
 }
 
-function validate(route: AppRoute, raw: RawResponse, body: unknown): unknown {
-  const schema = (route.responses as Record<number, unknown>)[raw.status] as
-    | { safeParse?: (value: unknown) => { success: boolean; data?: unknown } }
-    | undefined;
-  if (typeof schema?.safeParse !== 'function') return body;
-  const result = schema.safeParse(body);
-  if (!result.success) throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
+function validate(validator: Validator, name: OperationName, raw: RawResponse, body: unknown): unknown {
+  const result = validator(name, raw.status, body);
+  if (!result) throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
   return result.data;
 }

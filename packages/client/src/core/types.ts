@@ -1,5 +1,4 @@
 import type { Contract, OperationName, PaginatedOperationName } from '@customer-api/contract';
-import type { ParamsFromUrl } from '@ts-rest/core';
 import type { z } from 'zod';
 
 /** `{}` spelled out: the type every object with only optional keys is assignable to. */
@@ -9,17 +8,25 @@ type Prettify<T> = { [K in keyof T]: T[K] };
 
 type Route<N extends OperationName> = Contract[N];
 
+/** The `:name` segments of a route path: `/v0/pages/:page_id/restore` gives `'page_id'`. */
+type PathParamNames<P extends string> = P extends `${string}/:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : P extends `${string}/:${infer Name}`
+    ? Name
+    : never;
+
 type SuccessStatus<N extends OperationName> = Extract<keyof Route<N>['responses'], 200 | 201 | 202 | 204>;
 
-// Inputs and results are inferred with this package's own `zod` rather than through ts-rest's
-// inference helpers, whose declaration files import `zod` without declaring it: under a strict
-// package manager they can resolve nothing and silently turn every type into `any`.
+// Inputs and results are inferred with this package's own `zod` and types rather than through
+// ts-rest's inference helpers, whose declaration files import `zod` without declaring it (under a
+// strict package manager they resolve nothing and silently turn every type into `any`) and fail
+// a consumer's full type check (docs/decisions/0219-client-types-and-bundle-without-ts-rest.md).
 type PathArgs<R> = R extends { pathParams: infer P extends z.ZodType }
   ? { params: z.input<P> }
   : R extends { path: infer Path extends string }
-    ? keyof ParamsFromUrl<Path> extends never
+    ? [PathParamNames<Path>] extends [never]
       ? Empty
-      : { params: ParamsFromUrl<Path> }
+      : { params: { [K in PathParamNames<Path>]: string } }
     : Empty;
 type QueryArgs<R> = R extends { query: infer Q extends z.ZodType } ? { query: z.input<Q> } : Empty;
 /** Routes declared with `c.noBody()` carry a symbol, not a schema, and take no body. */

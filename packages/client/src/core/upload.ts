@@ -1,4 +1,4 @@
-import { type Asset, AssetSchema } from '@customer-api/contract';
+import type { Asset } from '@customer-api/contract';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
 import { exchange } from './exchange.js';
 import { type CallConfig, tagRequestId } from './request.js';
@@ -65,8 +65,10 @@ export async function uploadAsset(
       const raw = await exchange(config.transport, config.observers, operationOf(kind), attempt, init);
       const parsed = parseJson(raw.text);
       if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, parsed);
-      const data = config.validateResponses ? AssetSchema.safeParse(parsed) : { success: true, data: parsed };
-      if (!data.success || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
+      const data = config.validator
+        ? config.validator(operationOf(kind), raw.status, parsed)
+        : { data: parsed };
+      if (!data || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
         throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body: parsed });
       return tagRequestId(data.data, raw.header('x-request-id') ?? undefined) as Asset;
     } catch (error) {
