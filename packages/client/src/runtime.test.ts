@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RealServer, startRealServer } from './test/real-server.js';
 import {
@@ -32,8 +33,12 @@ let scratch: string;
 let refusedUrl: string;
 /** Serves the browser check's page, from an origin the server lists in `CORS_ALLOWED_ORIGINS`. */
 let site: StaticSite;
+/** Chromium starts while the server does; only the browser test awaits it (and fails if it cannot). */
+let chromiumStarted: Promise<Browser>;
 
 beforeAll(async () => {
+  chromiumStarted = launchChromium();
+  chromiumStarted.catch(() => {});
   [site, scratch, refusedUrl] = await Promise.all([
     startStaticSite(),
     mkdtemp(join(tmpdir(), 'customer-api-client-runtimes-')),
@@ -42,6 +47,10 @@ beforeAll(async () => {
   server = await startRealServer({ CORS_ALLOWED_ORIGINS: site.origin });
 });
 afterAll(async () => {
+  await chromiumStarted?.then(
+    (browser) => browser.close(),
+    () => {},
+  );
   await server?.close();
   await site?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
@@ -164,9 +173,8 @@ describe('the client on other runtimes, against a real server', () => {
     expect(inputs.filter((path) => /node_modules\/undici\//.test(path))).toEqual([]);
     expect(inputs).toContain(exportTarget(root, ['browser', 'import']));
     site.setScript(bundle.outputFiles[0]?.text ?? '');
-    const browser = await launchChromium();
+    const page = await (await chromiumStarted).newPage();
     try {
-      const page = await browser.newPage();
       page.setDefaultTimeout(60_000);
       // A script that fails to load or throws ends the wait at once instead of at the timeout.
       const failed = new Promise<never>((_, reject) => page.on('pageerror', reject));
@@ -181,7 +189,7 @@ describe('the client on other runtimes, against a real server', () => {
       );
       expectSubsetPassed(JSON.stringify(result));
     } finally {
-      await browser.close();
+      await page.close();
     }
   });
 });
