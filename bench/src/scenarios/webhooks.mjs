@@ -2,9 +2,11 @@
 // against plain undici POSTs to the same loopback receiver, and commit-to-receipt latency at a
 // fixed moderate rate; in the first round only, a large backlog over ten tenants (rate and the
 // dispatcher's memory). Each round runs in webhooks-worker.mjs on Node 24, on its own database.
+// Then the same deliveries against the job queues a team would pick (webhook-peers.mjs).
 import { ensureDatabase } from '../lib/db.mjs';
 import { runJsonScript } from '../lib/proc.mjs';
 import { spread } from '../lib/stats.mjs';
+import { runWebhookPeers } from './webhook-peers.mjs';
 
 /** Runs scenario 4. */
 export async function runWebhooks(ctx) {
@@ -23,6 +25,7 @@ export async function runWebhooks(ctx) {
     rounds.push(await runJsonScript(ctx.nodes.n24, worker, roundEnv, { timeoutMs: 2_400_000 }));
     ctx.progress(`webhooks round ${r + 1}/${ctx.reps}`);
   }
+  const peers = await runWebhookPeers(ctx);
   return {
     events: Number(env.EVENTS),
     latencyRate: Number(env.LATENCY_RATE),
@@ -39,6 +42,7 @@ export async function runWebhooks(ctx) {
     p99: spread(rounds.map((r) => r.latency.p99)),
     samples: rounds.reduce((n, r) => n + r.latency.samples, 0),
     backlog: rounds[0]?.backlog,
+    ...peers,
   };
 }
 

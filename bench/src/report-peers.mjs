@@ -1,0 +1,114 @@
+// Scenario 4's table against the job queues (webhooks.peers, webhooks.peersOurs, webhooks.vsBestPeer)
+// and its targets, in Markdown.
+import { fmtSpread } from './lib/stats.mjs';
+
+const verdict = (ok) => (ok ? '**met**' : '**missed**');
+const f0 = (s) => fmtSpread(s, 0);
+const f2 = (s) => fmtSpread(s, 2);
+const n = (v) => v.toLocaleString('en');
+const cell = (s, digits = 0) => (s ? fmtSpread(s, digits) : '—');
+
+function table(header, rows) {
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
+}
+
+/** One row of the main table: deliveries/s and ours / it per size, enqueue time, CPU, RSS. */
+function rateRow(name, s, sizes) {
+  const bySize = sizes.flatMap((size) => {
+    const at = s.bySize[size];
+    return [f0(at.deliveriesPerS), name === 'ours' ? '1' : f2(at.oursOver)];
+  });
+  const largest = sizes.at(-1);
+  return [
+    s.label + (name === 'bullmq' ? ' ¹' : ''),
+    ...bySize,
+    fmtSpread(s.bySize[largest].enqueueSeconds, 2),
+    `${s.cpuUsPerDelivery.median.toFixed(0)} / ${s.databaseCpuUsPerDelivery.median.toFixed(0)} / ${s.receiverCpuUsPerDelivery.median.toFixed(0)}`,
+    s.rssMiB.median.toFixed(0),
+  ];
+}
+
+/** The section on the peers; empty for reports measured before they were. */
+export function peersSection(w) {
+  if (!w.peers) return [];
+  const run = w.peerRun;
+  const sizes = run.sizes;
+  const largest = sizes.at(-1);
+  const ours = w.peersOurs;
+  const vs = w.vsBestPeer;
+  const best = w.peers[vs.peer];
+  const durableNames = Object.keys(w.peers).filter((k) => w.peers[k].durable);
+  const rows = [
+    rateRow('ours', ours.ours, sizes),
+    rateRow('ours-2', ours['ours-2'], sizes),
+    ...Object.entries(w.peers).map(([name, s]) => rateRow(name, s, sizes)),
+  ];
+  const withLog = Object.entries(w.peers).filter(([, s]) => s.withLogRow);
+  const quality = [['ours', ours.ours], ...Object.entries(w.peers).filter(([, s]) => s.p50Ms)];
+  return [
+    '',
+    `### Against the job queues a team would pick`,
+    '',
+    `The same deliveries through each system, ${run.rounds} round${run.rounds > 1 ? 's' : ''} on a fresh database each, the systems in an order rotated by round (ratios are taken within a round: a shared machine's load drifts between systems). Every peer job builds the body ours sends (\`{timestamp, eventId, payload}\`), signs it twice as ours does (the spec's \`sha256=\` HMAC and the Standard Webhooks \`v1,\`), POSTs it through a keep-alive undici Agent, 16 in flight per process, and completes only after the receiver's 2xx (anything else throws and the queue retries it). Backlogs of ${sizes.map(n).join(' and ')} events over ${run.tenants} tenants, enqueued in batches of 200 before the workers start (enqueue time apart); rate from the first to the last arrival. CPU per delivery in µs: worker processes / database (this database's PostgreSQL backends and the server's own processes; Redis for BullMQ) / receiver. RSS: a worker process's peak during the ${n(largest)} drain. Figures: median (min–max) over rounds; ours / it: ours' (1 process) deliveries/s over that system's, within each round.`,
+    '',
+    table(
+      [
+        'System',
+        ...sizes.flatMap((size) => [`${n(size)} events: deliveries/s`, 'ours / it']),
+        `enqueue ${n(largest)}, s`,
+        'CPU µs per delivery: workers / database / receiver',
+        'RSS MiB',
+      ],
+      rows,
+    ),
+    '',
+    `¹ BullMQ's jobs live in Redis with the append-only file fsynced every second: a crash of Redis can lose the last second of enqueued or completed jobs, which a PostgreSQL commit (ours, graphile-worker, pg-boss) does not. It is not counted as a durable peer. Settings: graphile-worker local queue ${JSON.stringify(run.settings.graphileLocalQueue)}; pg-boss queue ${JSON.stringify(run.settings.pgBossQueue)}, work ${JSON.stringify(run.settings.pgBossWork)}, instance ${JSON.stringify(run.settings.pgBossInstance)}; BullMQ worker ${JSON.stringify(run.settings.bullmqWorker)}, jobs ${JSON.stringify(run.settings.bullmqJob)}; ours \`WEBHOOKS_TENANT_CONCURRENCY=16\`, ${Object.entries(
+      run.settings.ours,
+    )
+      .map(([k, v]) => `\`${k}=${v}\``)
+      .join(', ')}.`,
+    '',
+    `**With a delivery-log row.** Ours keeps a delivery log the API lists; the peers' jobs do not. The same ${n(largest)} drain with each peer job also inserting one row into an indexed log table:`,
+    '',
+    table(
+      [
+        'System',
+        'deliveries/s',
+        'ours / it',
+        'CPU µs per delivery: workers',
+        'PostgreSQL CPU µs per delivery',
+      ],
+      withLog.map(([, s]) => [
+        s.label,
+        f0(s.withLogRow.deliveriesPerS),
+        f2(s.withLogRow.oursOver),
+        s.withLogRow.cpuUsPerDelivery.median.toFixed(0),
+        s.withLogRow.pgCpuUsPerDelivery.median.toFixed(0),
+      ]),
+    ),
+    '',
+    `**Latency and crashes.** Commit-to-receipt at ${run.latencyRate} events/s for ${run.latencySeconds} s to one idle worker process (after one event delivered); then, once per round, ${n(run.crashEvents)} events committed in batches of 20 while one worker delivers them, the worker killed -9 a third of the way, the supervisor's step for a dead worker (graphile-worker: \`forceUnlockWorkers\`, as it keeps a dead worker's locks for 4 hours; the others: their ${run.settings.ours.WEBHOOKS_LEASE_MS / 1000} s lease or lock runs out) and a new worker started: duplicates are arrivals beyond an event's first, lost are events not arrived within the lease + 120 s.`,
+    '',
+    table(
+      ['System', 'p50 ms', 'p99 ms', 'kill -9: duplicates', 'kill -9: lost'],
+      quality.map(([, s]) => [
+        s.label,
+        cell(s.p50Ms, 1),
+        cell(s.p99Ms, 1),
+        s.kill9 ? f0(s.kill9.duplicates) : '—',
+        s.kill9 ? f0(s.kill9.lost) : '—',
+      ]),
+    ),
+    '',
+    `Targets against the fastest durable peer (${best.label}, at ${n(vs.events)} events): ours ≥ 1.5 × its deliveries/s, ratio within each round — 1 process ${f2(vs)} ${verdict(vs.median >= 1.5)}, 2 processes ${f2(vs.twoDispatchers)} ${verdict(vs.twoDispatchers.median >= 1.5)}; ours' PostgreSQL CPU per delivery ≤ its: ${vs.pgCpu.ours.toFixed(0)} vs ${vs.pgCpu.peer.toFixed(0)} µs ${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)}; commit-to-receipt at most the best durable peer's (${durableNames
+      .map((k) => w.peers[k].label.split(',')[0])
+      .filter((v, i, a) => a.indexOf(v) === i)
+      .join(
+        ', ',
+      )}): p50 ${vs.latency.oursP50.toFixed(1)} vs ${vs.latency.bestP50.toFixed(1)} ms ${verdict(vs.latency.oursP50 <= vs.latency.bestP50)}, p99 ${vs.latency.oursP99.toFixed(1)} vs ${vs.latency.bestP99.toFixed(1)} ms ${verdict(vs.latency.oursP99 <= vs.latency.bestP99)}. Distance to the limit: ours / plain undici POSTs ${f2(vs.undici)}.`,
+  ];
+}

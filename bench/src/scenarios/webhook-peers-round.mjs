@@ -1,0 +1,350 @@
+// One round of the webhook peers scenario, run on Node 24 by the harness on a fresh database: the
+// same events delivered by ours (1 and 2 `customer-api dispatch` processes), graphile-worker (two
+// settings), pg-boss, BullMQ (on a Redis of its own) and plain undici POSTs to one loopback
+// receiver answering 200 at once, the systems in an order rotated by ROUND. Per system: backlogs
+// of each of SIZES events over TENANTS tenants (enqueue timed apart, then deliveries/s from the
+// first to the last arrival with CPU per delivery of workers, database and receiver, and peak
+// worker RSS); the largest again with one delivery-log row written per peer job; commit-to-receipt
+// latency at LATENCY_RATE events/s; and a kill -9 of the worker a third into a stream of
+// CRASH_EVENTS still being committed, with duplicates and losses counted. Prints one JSON line.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  ensureTenant,
+  generateEncryptionKey,
+  loadConfig,
+  newId,
+  openDatabase,
+  openSecretBox,
+  systemClock,
+} from '@customer-api/server';
+import { createWebhookSubscription } from '@customer-api/server/internals';
+import { stopProcess } from '@customer-api/test-server';
+import pg from 'pg';
+import { cpuMicros, rssMiB } from '../lib/proc.mjs';
+import { startRedisServer } from '../lib/redis-server.mjs';
+import { LEASE_SECONDS, makeJob, SYSTEMS, workerCommand } from './webhook-peers-systems.mjs';
+
+const SIZES = (process.env.SIZES ?? '2000,10000').split(',').map(Number);
+const ROUND = Number(process.env.ROUND ?? 0);
+const TENANTS = Number(process.env.TENANTS ?? 4);
+const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
+const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
+const CRASH_EVENTS = Number(process.env.CRASH_EVENTS ?? 2000);
+const databaseUrl = process.env.DATABASE_URL;
+
+const oursEnv = {
+  DATABASE_URL: databaseUrl,
+  WEBHOOKS_ALLOW_INSECURE: '1',
+  // Every tenant may take every slot: the rate measured is the machine's, not the fairness cap's.
+  WEBHOOKS_TENANT_CONCURRENCY: '16',
+  LOG_LEVEL: 'silent',
+  SECRETS_ENCRYPTION_KEYS: generateEncryptionKey(),
+};
+const config = loadConfig(oursEnv);
+const database = await openDatabase({ databaseUrl: config.databaseUrl });
+const deps = { db: database.db, clock: systemClock, ids: newId, config, secrets: openSecretBox(config) };
+const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+await pool.query(`CREATE TABLE IF NOT EXISTS peer_delivery_log (
+  id bigserial PRIMARY KEY, tenant_id text NOT NULL, event_id text NOT NULL, status int NOT NULL,
+  duration_ms double precision NOT NULL, attempted_at timestamptz NOT NULL DEFAULT now())`);
+await pool.query(
+  'CREATE INDEX IF NOT EXISTS peer_delivery_log_tenant ON peer_delivery_log (tenant_id, attempted_at)',
+);
+const redis = await startRedisServer();
+
+// Receiver: arrivals of the current run's events (by versionId), duplicates and stray ones apart.
+let run = newRun();
+function newRun() {
+  return { expected: new Set(), first: new Map(), total: 0, stray: 0, firstAt: 0, lastAt: 0, failure: '' };
+}
+const waiters = new Set();
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const now = performance.now();
+    const key = /"versionId":"([^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
+    res.writeHead(200).end();
+    if (!key || !run.expected.has(key)) {
+      run.stray += 1;
+      return;
+    }
+    run.total += 1;
+    if (!run.first.has(key)) {
+      run.first.set(key, now);
+      if (!run.firstAt) run.firstAt = now;
+      run.lastAt = now;
+    }
+    for (const w of waiters) w();
+  });
+});
+receiver.keepAliveTimeout = 60_000;
+receiver.listen(0, '127.0.0.1');
+await once(receiver, 'listening');
+const targetUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
+
+/** Resolves once `count` distinct expected events have arrived; rejects after `ms`. */
+function arrived(count, ms) {
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      if (run.failure) {
+        waiters.delete(done);
+        clearTimeout(timer);
+        reject(new Error(run.failure));
+        return;
+      }
+      if (run.first.size < count) return;
+      waiters.delete(done);
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(done);
+      reject(new Error(`only ${run.first.size} of ${count} deliveries arrived in ${ms} ms`));
+    }, ms);
+    waiters.add(done);
+    done();
+  });
+}
+
+const tenants = [];
+for (let i = 0; i < TENANTS; i += 1) {
+  const { tenantId } = await ensureTenant(deps, `bench-peers-${Date.now()}-${i}`);
+  await createWebhookSubscription(deps, tenantId, { url: targetUrl, eventTypes: ['page.version.*'] });
+  tenants.push(tenantId);
+}
+const round = {
+  databaseUrl,
+  redisUrl: redis.url,
+  targetUrl,
+  secret: `whsec_${Buffer.from(newId('secret')).toString('base64')}`,
+  tenants,
+  database,
+  deps,
+  pool,
+  oursEnv,
+  jobsFile: join(tmpdir(), `bench-peers-jobs-${process.pid}.json`),
+};
+const jobsFor = (count) => Array.from({ length: count }, (_, i) => makeJob(tenants[i % tenants.length]));
+const expect = (jobs) => {
+  for (const job of jobs) run.expected.add(job.payload.versionId);
+};
+
+/** Worker processes of `system`; one that exits unasked fails the wait under way ({@link arrived}). */
+function startWorkers(system, options) {
+  const { args, env } = workerCommand(system, round, options);
+  return Array.from({ length: system.processes }, () => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.once('exit', (code, signal) => {
+      if (child.stopping) return;
+      run.failure = `a ${system.name} worker exited unasked (${code ?? signal})`;
+      for (const w of waiters) w();
+    });
+    return child;
+  });
+}
+const stopWorkers = (children) =>
+  Promise.all(
+    children.map((c) => {
+      c.stopping = true;
+      return stopProcess(c, 10_000);
+    }),
+  );
+const cpuOr0 = (pid) => {
+  try {
+    return cpuMicros(pid);
+  } catch {
+    return 0;
+  }
+};
+
+/** CPU µs so far of the workers, the database (this database's backends, the server's own processes, Redis for BullMQ) and this process. */
+async function cpuNow(system, children) {
+  const { rows } = await pool.query(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR backend_type <> 'client backend'",
+  );
+  const pids = rows.map((r) => r.pid);
+  const own = process.cpuUsage();
+  return {
+    pg: new Map(pids.map((pid) => [pid, cpuOr0(pid)])),
+    redis: system.name === 'bullmq' ? cpuOr0(redis.pid) : 0,
+    workers: children.reduce((sum, c) => sum + cpuOr0(c.pid), 0),
+    receiver: own.user + own.system,
+  };
+}
+function cpuPerDelivery(start, end, n) {
+  let pg = 0;
+  for (const [pid, micros] of end.pg) pg += micros - (start.pg.get(pid) ?? 0);
+  return {
+    workers: (end.workers - start.workers) / n,
+    database: (pg + end.redis - start.redis) / n,
+    pg: pg / n,
+    receiver: (end.receiver - start.receiver) / n,
+  };
+}
+
+/** A backlog of `size` events, enqueued first (timed), then drained by fresh worker processes. */
+async function drain(system, size, { logRow = false } = {}) {
+  run = newRun();
+  const jobs = jobsFor(size);
+  expect(jobs);
+  const conn = await system.connect(round);
+  const t0 = performance.now();
+  await conn.enqueue(jobs);
+  const enqueueSeconds = (performance.now() - t0) / 1000;
+  await conn.close();
+  const children = startWorkers(system, { logRow, jobsFile: round.jobsFile });
+  let rss = 0;
+  const sampler = setInterval(() => {
+    for (const c of children) rss = Math.max(rss, rssOr0(c.pid));
+  }, 200);
+  try {
+    await arrived(1, 120_000);
+    const start = await cpuNow(system, children);
+    await arrived(size, 600_000);
+    const end = await cpuNow(system, children);
+    for (const c of children) rss = Math.max(rss, rssOr0(c.pid));
+    return {
+      rate: (size - 1) / ((run.lastAt - run.firstAt) / 1000),
+      enqueueSeconds,
+      cpu: cpuPerDelivery(start, end, size - 1),
+      rssMiB: rss,
+    };
+  } finally {
+    clearInterval(sampler);
+    await stopWorkers(children);
+  }
+}
+function rssOr0(pid) {
+  try {
+    return rssMiB(pid);
+  } catch {
+    return 0;
+  }
+}
+
+/** Commit-to-receipt of events committed one at a time at LATENCY_RATE/s to one idle worker. */
+async function latency(system) {
+  const conn = await system.connect(round);
+  run = newRun();
+  const children = startWorkers(system, {});
+  try {
+    // One event delivered first: the worker has started and listens (start-up is not latency).
+    const warm = jobsFor(1);
+    expect(warm);
+    await conn.enqueue(warm);
+    await arrived(1, 120_000);
+    run = newRun();
+    const committed = new Map();
+    const total = Math.round(LATENCY_RATE * LATENCY_SECONDS);
+    for (let i = 0; i < total; i += 1) {
+      const jobs = jobsFor(1);
+      expect(jobs);
+      await conn.enqueue(jobs);
+      committed.set(jobs[0].payload.versionId, performance.now());
+      await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
+    }
+    await arrived(total, 60_000);
+    const ms = [...committed].map(([key, t]) => run.first.get(key) - t).sort((a, b) => a - b);
+    const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
+    return { p50: at(0.5), p99: at(0.99), samples: ms.length };
+  } finally {
+    await stopWorkers(children);
+    await conn.close();
+  }
+}
+
+/**
+ * CRASH_EVENTS committed in batches of 20 while one worker delivers them; a third of the way the
+ * worker is killed -9, the supervisor's step for a dead worker runs (graphile-worker's forced
+ * unlock; the others' leases run out), and a new worker starts. Every committed event must arrive;
+ * duplicates are arrivals beyond the first of an event.
+ */
+async function crash(system) {
+  const conn = await system.connect(round);
+  run = newRun();
+  let children = startWorkers(system, {});
+  let killedAt = 0;
+  try {
+    const producing = (async () => {
+      for (let i = 0; i < CRASH_EVENTS; i += 20) {
+        const jobs = jobsFor(Math.min(20, CRASH_EVENTS - i));
+        expect(jobs);
+        await conn.enqueue(jobs);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    await arrived(Math.floor(CRASH_EVENTS / 3), 120_000);
+    const [victim] = children;
+    victim.stopping = true;
+    const exited = once(victim, 'exit');
+    victim.kill('SIGKILL');
+    await exited;
+    killedAt = performance.now();
+    const deliveredAtKill = run.first.size;
+    await conn.afterKill();
+    children = startWorkers(system, {});
+    await producing;
+    // What has not arrived within the budget counts as lost; a worker that dies unasked fails the round.
+    const budgetMs = LEASE_SECONDS * 1000 + 120_000;
+    await arrived(CRASH_EVENTS, budgetMs).catch((error) => {
+      if (run.failure) throw error;
+    });
+    return {
+      events: CRASH_EVENTS,
+      deliveredAtKill,
+      delivered: run.first.size,
+      lost: CRASH_EVENTS - run.first.size,
+      duplicates: run.total - run.first.size,
+      secondsAfterKill: (run.lastAt - killedAt) / 1000,
+    };
+  } finally {
+    await stopWorkers(children);
+    await conn.close();
+  }
+}
+
+const order = SYSTEMS.map((_, i) => SYSTEMS[(i + ROUND) % SYSTEMS.length]);
+const results = Object.fromEntries(SYSTEMS.map((s) => [s.name, { drains: {} }]));
+const began = performance.now();
+const step = (line) =>
+  process.stderr.write(
+    `  peers round ${ROUND + 1} [${((performance.now() - began) / 1000).toFixed(0)} s]: ${line}\n`,
+  );
+for (const size of SIZES) {
+  for (const system of order) {
+    step(`${system.name} drains ${size}`);
+    results[system.name].drains[size] = await drain(system, size);
+  }
+}
+const largest = Math.max(...SIZES);
+for (const system of order.filter((s) => !s.name.startsWith('ours') && s.name !== 'undici')) {
+  step(`${system.name} drains ${largest}, writing a log row per delivery`);
+  results[system.name].logged = await drain(system, largest, { logRow: true });
+}
+for (const system of order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+  step(`${system.name} latency`);
+  results[system.name].latency = await latency(system);
+}
+for (const system of order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+  step(`${system.name} kill -9`);
+  results[system.name].crash = await crash(system);
+}
+receiver.close();
+rmSync(round.jobsFile, { force: true });
+await redis.stop();
+await pool.end();
+await database.close();
+process.stdout.write(
+  `${JSON.stringify({ sizes: SIZES, tenants: TENANTS, order: order.map((s) => s.name), results })}\n`,
+);
+process.exit(0);

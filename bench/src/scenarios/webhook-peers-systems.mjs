@@ -1,0 +1,239 @@
+// The systems of the webhook peers scenario, as the round coordinator drives them: how each takes
+// events in (its own enqueue, committed before it returns), how its worker processes start, and
+// what a supervisor does after one of them is killed -9. The settings every peer runs with are
+// here too, so that the worker processes and the report say the same thing.
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { SERVER_CLI } from '@customer-api/test-server';
+
+/** graphile-worker's task and pg-boss's and BullMQ's queue name. */
+export const PEER_TASK = 'deliver';
+export const PEER_QUEUE = 'deliveries';
+/** How long a dead worker's jobs stay taken before another worker may run them (every system alike). */
+export const LEASE_SECONDS = 5;
+
+/** Each peer's settings beyond its defaults (the report prints them beside its row). */
+export const peerSettings = {
+  graphileLocalQueue: { localQueue: { size: 17 }, completeJobBatchDelay: 0 },
+  pgBossInstance: { useListenNotify: true, superviseIntervalSeconds: 1 },
+  pgBossQueue: {
+    notify: true,
+    expireInSeconds: LEASE_SECONDS,
+    retryLimit: 25,
+    retryDelay: 1,
+    retryBackoff: true,
+  },
+  pgBossWork: { batchSize: 16, burstWhenBatchFull: true },
+  bullmqWorker: { lockDuration: LEASE_SECONDS * 1000, stalledInterval: LEASE_SECONDS * 1000 },
+  bullmqJob: {
+    attempts: 25,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: 1000,
+  },
+  ours: {
+    WEBHOOKS_TIMEOUT_MS: String(LEASE_SECONDS * 1000 - 1000),
+    WEBHOOKS_LEASE_MS: String(LEASE_SECONDS * 1000),
+  },
+};
+
+/** One event as a peer's job carries it: what ours keeps in its outbox row. */
+export function makeJob(tenantId) {
+  const createdAt = new Date().toISOString();
+  return {
+    id: `evt_${randomUUID().replaceAll('-', '')}`,
+    tenantId,
+    createdAt,
+    payload: {
+      type: 'page.version.created',
+      pageId: `page_${randomUUID().replaceAll('-', '')}`,
+      audienceId: `audience_${randomUUID().replaceAll('-', '')}`,
+      versionId: `version_${randomUUID().replaceAll('-', '')}`,
+      status: 'draft',
+      createdAt,
+    },
+  };
+}
+
+const inBatches = async (jobs, size, fn) => {
+  for (let i = 0; i < jobs.length; i += size) await fn(jobs.slice(i, i + size));
+};
+
+/**
+ * The systems, in the report's order. `connect(round)` opens what enqueueing needs and returns
+ * `{ enqueue(jobs), afterKill(), close() }`; `spawn` says which processes deliver. `round` holds
+ * the database URL, the Redis URL, the server's deps (ours) and the subscription target.
+ */
+export const SYSTEMS = [
+  {
+    name: 'ours',
+    label: 'customer-api dispatch, 1 process',
+    processes: 1,
+    durable: true,
+    connect: oursConnect,
+  },
+  {
+    name: 'ours-2',
+    label: 'customer-api dispatch, 2 processes',
+    processes: 2,
+    durable: true,
+    connect: oursConnect,
+  },
+  {
+    name: 'graphile-worker',
+    label: 'graphile-worker 0.18, defaults',
+    processes: 1,
+    durable: true,
+    connect: graphileConnect,
+  },
+  {
+    name: 'graphile-worker-local-queue',
+    label: 'graphile-worker 0.18, localQueue: { size: 17 }, completeJobBatchDelay: 0',
+    processes: 1,
+    durable: true,
+    connect: graphileConnect,
+  },
+  {
+    name: 'pg-boss',
+    label: 'pg-boss 12.38, batchSize: 16, burstWhenBatchFull, notify',
+    processes: 1,
+    durable: true,
+    connect: pgBossConnect,
+  },
+  {
+    name: 'bullmq',
+    label: 'BullMQ 6.7 on Redis (AOF, fsync every second)',
+    processes: 1,
+    durable: false,
+    connect: bullmqConnect,
+  },
+  {
+    name: 'undici',
+    label: 'plain undici POSTs, nothing recorded',
+    processes: 1,
+    durable: false,
+    connect: undiciConnect,
+  },
+];
+
+/** The command of one delivering process of `system`. */
+export function workerCommand(system, round, { logRow = false, jobsFile = '' } = {}) {
+  if (system.name.startsWith('ours')) {
+    return {
+      args: [SERVER_CLI, 'dispatch'],
+      env: { ...round.oursEnv, ...peerSettings.ours },
+    };
+  }
+  return {
+    args: [new URL('./webhook-peers-job.mjs', import.meta.url).pathname],
+    env: {
+      SYSTEM: system.name,
+      DATABASE_URL: round.databaseUrl,
+      REDIS_URL: round.redisUrl,
+      TARGET_URL: round.targetUrl,
+      SECRET: round.secret,
+      LOG_ROW: logRow ? '1' : '0',
+      JOBS_FILE: jobsFile,
+    },
+  };
+}
+
+async function oursConnect(round) {
+  const { recordVersionEvent } = await import('@customer-api/server/internals');
+  return {
+    async enqueue(jobs) {
+      await inBatches(jobs, 200, (batch) =>
+        round.database.db.transaction(async (tx) => {
+          for (const job of batch) {
+            const p = job.payload;
+            await recordVersionEvent(tx, round.deps, 'page.version.created', {
+              tenantId: job.tenantId,
+              pageId: p.pageId,
+              audienceId: p.audienceId,
+              versionId: p.versionId,
+              status: p.status,
+              createdAt: new Date(p.createdAt),
+            });
+          }
+        }),
+      );
+    },
+    // A dead dispatcher's leases run out on their own (WEBHOOKS_LEASE_MS).
+    async afterKill() {},
+    async close() {},
+  };
+}
+
+async function graphileConnect(round) {
+  const { makeWorkerUtils, Logger } = await import('graphile-worker');
+  const utils = await makeWorkerUtils({
+    connectionString: round.databaseUrl,
+    logger: new Logger(() => () => {}),
+  });
+  await utils.migrate();
+  return {
+    async enqueue(jobs) {
+      await inBatches(jobs, 200, (batch) =>
+        utils.addJobs(batch.map((payload) => ({ identifier: PEER_TASK, payload }))),
+      );
+    },
+    // graphile-worker keeps a dead worker's locks for 4 hours; its documented remedy, run by a
+    // supervisor that knows the worker is gone, is forceUnlockWorkers.
+    async afterKill() {
+      const { rows } = await round.pool.query(
+        'SELECT DISTINCT locked_by FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL',
+      );
+      await utils.forceUnlockWorkers(rows.map((r) => r.locked_by));
+    },
+    close: () => utils.release(),
+  };
+}
+
+async function pgBossConnect(round) {
+  const { PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({ connectionString: round.databaseUrl, ...peerSettings.pgBossInstance });
+  boss.on('error', () => {});
+  await boss.start();
+  if (!(await boss.getQueue(PEER_QUEUE))) await boss.createQueue(PEER_QUEUE, peerSettings.pgBossQueue);
+  return {
+    async enqueue(jobs) {
+      await inBatches(jobs, 200, (batch) =>
+        boss.insert(
+          PEER_QUEUE,
+          batch.map((data) => ({ data })),
+        ),
+      );
+    },
+    // An active job of a dead worker expires after expireInSeconds and is retried.
+    async afterKill() {},
+    close: () => boss.stop({ graceful: false, wait: true }),
+  };
+}
+
+async function bullmqConnect(round) {
+  const { Queue } = await import('bullmq');
+  const queue = new Queue(PEER_QUEUE, {
+    connection: { host: '127.0.0.1', port: Number(new URL(round.redisUrl).port), maxRetriesPerRequest: null },
+  });
+  return {
+    async enqueue(jobs) {
+      await inBatches(jobs, 200, (batch) =>
+        queue.addBulk(batch.map((data) => ({ name: PEER_TASK, data, opts: peerSettings.bullmqJob }))),
+      );
+    },
+    // A dead worker's job lock runs out (lockDuration) and the next stalled check moves it back.
+    async afterKill() {},
+    close: () => queue.close(),
+  };
+}
+
+/** Plain POSTs: the jobs go to a file the sending process reads (no queue, nothing committed). */
+async function undiciConnect(round) {
+  return {
+    async enqueue(jobs) {
+      writeFileSync(round.jobsFile, JSON.stringify(jobs));
+    },
+    async afterKill() {},
+    async close() {},
+  };
+}
