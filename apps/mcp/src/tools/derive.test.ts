@@ -212,7 +212,7 @@ describe('input properties described for a model (issue 16, item 5)', () => {
       items: { properties: Record<string, { description: string }> };
     };
     expect(contentParts.items.properties.text?.description).toBe('Text of a text part.');
-    expect(props('create_account_log').domain?.description).toMatch(/domain of the account/i);
+    expect(props('create_account_log').domain?.description).toMatch(/the account, by web domain/i);
   });
 });
 

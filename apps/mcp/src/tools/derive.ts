@@ -9,12 +9,18 @@ import {
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
-import { ARGUMENT_DESCRIPTIONS, reword, rewordSchema } from './descriptions.js';
+import { reword, rewordSchema } from './descriptions.js';
 import { withIdSources } from './id-sources.js';
-import { type JsonSchema, normalizeSchema, objectParts, outputView, toJsonSchema } from './json-schema.js';
+import {
+  type JsonSchema,
+  normalizeSchema,
+  objectParts,
+  outputView,
+  toJsonSchema,
+  undescribedProperties,
+} from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
 import { toPortable } from './portable.js';
-import { describeProperties } from './property-descriptions.js';
 import { summaryFields } from './summary.js';
 import type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
 
@@ -93,9 +99,12 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const advertised = rewordSchema(normalizeSchema(output), forModel);
   const fields = selection?.target === 'items' ? withSummary(selection, advertised, operation) : selection;
   const input = inputSchema(name, route, fields, messageWindow);
-  const portable = toPortable(
-    rewordSchema(describeProperties(name, normalizeSchema(input.schema)), forModel),
-  );
+  const normalized = normalizeSchema(input.schema);
+  const undescribed = undescribedProperties(normalized);
+  if (undescribed.length > 0) {
+    throw new Error(`Tool ${name}: the contract does not describe ${undescribed.join(', ')}`);
+  }
+  const portable = toPortable(rewordSchema(normalized, forModel));
   return {
     name,
     operation,
@@ -198,9 +207,7 @@ function inputSchema(
       const taken = bindings[arg];
       if (taken) throw new Error(`Tool ${tool}: argument ${arg} is both in ${taken.part} and ${part}`);
       bindings[arg] = { part, key };
-      const described = ARGUMENT_DESCRIPTIONS[`${tool}.${arg}`];
-      const shaped = part === 'query' ? queryProperty(key, property) : property;
-      properties[arg] = described ? { ...shaped, description: described } : shaped;
+      properties[arg] = part === 'query' ? queryProperty(key, property) : property;
       if (parts.required.includes(key)) required.push(arg);
     }
   };

@@ -186,3 +186,25 @@ export function normalizeSchema(json: JsonSchema): JsonSchema {
   };
   return walk(json, []) as JsonSchema;
 }
+
+/**
+ * Paths of the properties of an input schema, at any depth (objects, array items, `anyOf` and
+ * `oneOf` branches), that have no description: the contract describes every field it takes.
+ */
+export function undescribedProperties(schema: JsonSchema): string[] {
+  const missing: string[] = [];
+  const visit = (node: JsonSchema, path: string): void => {
+    for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) {
+      const childPath = path ? `${path}.${name}` : name;
+      if (typeof child.description !== 'string' || child.description === '') missing.push(childPath);
+      visit(child, childPath);
+    }
+    if (isObject(node.items)) visit(node.items, path);
+    for (const key of ['anyOf', 'oneOf'] as const) {
+      const variants = node[key];
+      if (Array.isArray(variants)) for (const v of variants) if (isObject(v)) visit(v, path);
+    }
+  };
+  visit(schema, '');
+  return [...new Set(missing)];
+}

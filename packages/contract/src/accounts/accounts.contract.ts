@@ -1,9 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { paginated } from '../common/pagination.js';
-import { PathIdSchema } from '../common/primitives.js';
 import {
   AccountActivityItemSchema,
   AccountListItemSchema,
@@ -16,7 +16,7 @@ import {
 
 const c = initContract();
 
-const AccountPathSchema = z.object({ account_id: PathIdSchema });
+const AccountPathSchema = z.object({ account_id: PATH_IDS.account_id });
 
 /** Account, account activity and account log operations. */
 export const accountsContract = c.router({
@@ -70,7 +70,7 @@ export const accountsContract = c.router({
   deleteAccountLog: {
     method: 'DELETE',
     path: '/account_logs/:account_log_id',
-    pathParams: z.object({ account_log_id: PathIdSchema }),
+    pathParams: z.object({ account_log_id: PATH_IDS.account_log_id }),
     body: c.noBody(),
     responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Delete an account log',

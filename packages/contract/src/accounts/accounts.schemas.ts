@@ -75,16 +75,32 @@ export type AccountActivityItem = z.infer<typeof AccountActivityItemSchema>;
  */
 export const CreateAccountLogBodySchema = z
   .object({
-    source: KebabCaseSchema,
-    type: KebabCaseSchema.default('webhook'),
+    source: KebabCaseSchema.describe('System the event comes from, e.g. crm.'),
+    type: KebabCaseSchema.default('webhook').describe('Kind of event, e.g. meeting-booked.'),
     payload: boundedJsonObject(
       JSON_PAYLOAD_MAX_BYTES,
       'Any JSON object of at most 65,536 bytes as compact UTF-8 JSON.',
     ),
-    accountId: AccountIdSchema.max(ACCOUNT_ID_LENGTH).optional(),
-    domain: z.string().min(1).max(253).optional(),
-    name: z.string().min(1).max(255).optional(),
-    idempotencyKey: z.string().min(1).max(255).optional(),
+    accountId: AccountIdSchema.max(ACCOUNT_ID_LENGTH)
+      .optional()
+      .describe('The account, by id (from listAccounts); unknown: 404 NOT_FOUND. Give it or domain.'),
+    domain: z
+      .string()
+      .min(1)
+      .max(253)
+      .optional()
+      .describe(
+        'The account, by web domain, e.g. example.com; equal domains are one account, created when new.',
+      ),
+    name: z.string().min(1).max(255).optional().describe('Name of the account, set when it is created.'),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe(
+        'Optional key of this event (1-255 characters). Requests with the same key and the same body record one entry and return it again; the same key with another body is 409 CONFLICT; without a key every request records a new entry.',
+      ),
   })
   .strict()
   .refine((body) => body.accountId !== undefined || body.domain !== undefined, {

@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { emptyIsAbsent, PaginationQuerySchema, paginated } from '../common/pagination.js';
-import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { EmptyBodySchema } from '../common/primitives.js';
 import { AssetSchema, AssetTypeSchema, CreateAssetBodySchema } from './assets.schemas.js';
 
 const c = initContract();
@@ -46,7 +47,7 @@ export const assetsContract = c.router({
   trashAsset: {
     method: 'POST',
     path: '/assets/:asset_id/trash',
-    pathParams: z.object({ asset_id: PathIdSchema }),
+    pathParams: z.object({ asset_id: PATH_IDS.asset_id }),
     body: EmptyBodySchema,
     responses: { 200: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Move an asset to the trash',

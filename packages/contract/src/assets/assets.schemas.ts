@@ -44,18 +44,29 @@ export type Asset = z.infer<typeof AssetSchema>;
 /** Body of `createAsset`. `data.type` is one of the five asset types. */
 export const CreateAssetBodySchema = z
   .object({
-    name: z.string().min(1).max(255),
-    data: z.object({ type: AssetTypeSchema, fileId: z.string().min(1).max(255) }).strict(),
-    purpose: z.string().min(1).max(1000).optional(),
-    aiDescription: z.string().min(1).max(10_000).optional(),
+    name: z.string().min(1).max(255).describe('Name of the asset.'),
+    data: z
+      .object({
+        type: AssetTypeSchema.describe('Kind of file, e.g. image.'),
+        fileId: z.string().min(1).max(255).describe('Id of the uploaded file.'),
+      })
+      .strict()
+      .describe('The stored file of the asset.'),
+    purpose: z.string().min(1).max(1000).optional().describe('What the asset is for.'),
+    aiDescription: z
+      .string()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .describe('Description of the asset for assistants.'),
     parentAssetId: z
       .string()
       .min(1)
       .max(255)
       .optional()
       .describe('An asset of this tenant (assetId from createAsset); an unknown one is 404 NOT_FOUND.'),
-    tags: z.array(z.string().min(1).max(100)).max(50).optional(),
-    hidden: z.boolean().optional(),
+    tags: z.array(z.string().min(1).max(100)).max(50).optional().describe('Tags to find the asset by.'),
+    hidden: z.boolean().optional().describe('Whether the asset is hidden from lists.'),
   })
   .strict()
   .meta({ id: 'CreateAssetRequest' });

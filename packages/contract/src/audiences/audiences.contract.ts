@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { PaginationQuerySchema, paginated } from '../common/pagination.js';
-import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { EmptyBodySchema } from '../common/primitives.js';
 import {
   AudienceSchema,
   AudienceVersionSchema,
@@ -14,12 +15,12 @@ import {
 
 const c = initContract();
 
-const PagePathSchema = z.object({ page_id: PathIdSchema });
-const AudiencePathSchema = z.object({ page_id: PathIdSchema, audience_id: PathIdSchema });
+const PagePathSchema = z.object({ page_id: PATH_IDS.page_id });
+const AudiencePathSchema = z.object({ page_id: PATH_IDS.page_id, audience_id: PATH_IDS.audience_id });
 const VersionPathSchema = z.object({
-  page_id: PathIdSchema,
-  audience_id: PathIdSchema,
-  version_id: PathIdSchema,
+  page_id: PATH_IDS.page_id,
+  audience_id: PATH_IDS.audience_id,
+  version_id: PATH_IDS.version_id,
 });
 const withNotFound = errorResponses(...COMMON_ERROR_STATUSES, 404);
 const withConflict = errorResponses(...COMMON_ERROR_STATUSES, 404, 409);

@@ -93,20 +93,39 @@ export type RestoredAudience = z.infer<typeof RestoredAudienceSchema>;
 
 const optionalText = (max: number) => z.string().min(1).max(max).optional();
 
+const SupplementaryContextSchema = z
+  .string()
+  .max(100_000)
+  .describe("Extra context for the assistant on this audience's page.");
+
 /** Body of `createAudience`; every field is optional. */
 export const CreateAudienceBodySchema = z
   .object({
-    customName: optionalText(255),
+    customName: optionalText(255).describe('Name of the audience; unset: a generated one.'),
     personId: optionalText(255).describe(
       'A person of this tenant (personId from createPerson); an unknown one is 404 NOT_FOUND.',
     ),
-    personRouteKey: optionalText(255),
-    supplementaryContext: z.string().max(100_000).optional(),
-    isNewPageAgent: z.boolean().optional(),
-    actionFormIdOverride: optionalText(255),
-    actionFormInstructionsOverride: z.string().max(10_000).optional(),
-    actionUrlOverride: z.url().max(2048).optional(),
-    metadataOverride: NewMetadataSchema.optional(),
+    personRouteKey: optionalText(255).describe(
+      'Key in the page address that routes a visitor to this audience.',
+    ),
+    supplementaryContext: SupplementaryContextSchema.optional(),
+    isNewPageAgent: z.boolean().optional().describe('Whether the audience uses the new page assistant.'),
+    actionFormIdOverride: optionalText(255).describe(
+      "Form id replacing the page's action form for this audience; unset: keep it.",
+    ),
+    actionFormInstructionsOverride: z
+      .string()
+      .max(10_000)
+      .optional()
+      .describe("Instructions replacing the action form's for this audience; unset: keep them."),
+    actionUrlOverride: z
+      .url()
+      .max(2048)
+      .optional()
+      .describe("Address replacing the page's action address for this audience; unset: keep it."),
+    metadataOverride: NewMetadataSchema.optional().describe(
+      "Search and sharing metadata of this audience, replacing the page's.",
+    ),
   })
   .strict()
   .meta({ id: 'CreateAudienceRequest' });
@@ -115,7 +134,7 @@ export type CreateAudienceBody = z.input<typeof CreateAudienceBodySchema>;
 
 /** Body of `createAudienceVersion`. */
 export const CreateAudienceVersionBodySchema = z
-  .object({ supplementaryContext: z.string().max(100_000).optional() })
+  .object({ supplementaryContext: SupplementaryContextSchema.optional() })
   .strict()
   .meta({ id: 'CreateAudienceVersionRequest' });
 /** Body of `createAudienceVersion`. */

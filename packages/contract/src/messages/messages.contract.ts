@@ -1,8 +1,9 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
-import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { EmptyBodySchema } from '../common/primitives.js';
 import {
   CreateMessageBodySchema,
   GetMessageSchema,
@@ -12,7 +13,7 @@ import {
 
 const c = initContract();
 
-const AudiencePathSchema = z.object({ page_id: PathIdSchema, audience_id: PathIdSchema });
+const AudiencePathSchema = z.object({ page_id: PATH_IDS.page_id, audience_id: PATH_IDS.audience_id });
 
 /** Audience message operations. */
 export const messagesContract = c.router({
@@ -40,7 +41,7 @@ export const messagesContract = c.router({
   restoreAudienceMessage: {
     method: 'POST',
     path: '/pages/:page_id/audiences/:audience_id/messages/:message_id/restore',
-    pathParams: AudiencePathSchema.extend({ message_id: PathIdSchema }),
+    pathParams: AudiencePathSchema.extend({ message_id: PATH_IDS.message_id }),
     body: EmptyBodySchema,
     responses: { 200: RestoreMessageResultSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Restore a message snapshot',
@@ -51,7 +52,7 @@ export const messagesContract = c.router({
   publishAudienceMessage: {
     method: 'POST',
     path: '/pages/:page_id/audiences/:audience_id/messages/:message_id/publish',
-    pathParams: AudiencePathSchema.extend({ message_id: PathIdSchema }),
+    pathParams: AudiencePathSchema.extend({ message_id: PATH_IDS.message_id }),
     body: EmptyBodySchema,
     responses: { 200: GetMessageSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Publish a message',

@@ -177,40 +177,62 @@ const text = (kind: keyof typeof TEXT_BOUNDS) => z.string().max(TEXT_BOUNDS[kind
  */
 export const NewToolCallSchema = z
   .object({
-    id: text('id'),
-    name: text('name'),
-    status: ToolCallStatusSchema,
-    arguments: z.record(text('name'), z.unknown()).optional(),
-    result: z.unknown().optional(),
-    error: text('text').optional(),
+    id: text('id').describe('Id of the tool call.'),
+    name: text('name').describe('Name of the tool called.'),
+    status: ToolCallStatusSchema.describe('State of the call.'),
+    arguments: z.record(text('name'), z.unknown()).optional().describe('Arguments of the call.'),
+    result: z.unknown().optional().describe('What the call returned.'),
+    error: text('text').optional().describe('Error of the call, if it failed.'),
   })
   .strict()
   .meta({ id: 'NewToolCall' });
 
+/** What the `type` of every content part says (one text: a tool sees the kinds as one field). */
+const PART_KIND = 'Kind of part: text, tool-call, artifact or error.';
+/** What `title` says in the parts that have one. */
+const PART_TITLE = 'Title of the artifact or the error.';
+
 /** A content part as posted with a message: {@link ContentPartSchema} with bounded texts. */
 export const NewContentPartSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), text: text('longText') }).strict(),
-    z.object({ type: z.literal('tool-call'), toolCallId: text('id') }).strict(),
     z
       .object({
-        type: z.literal('artifact'),
-        artifactId: text('id'),
-        path: text('url'),
-        title: text('title'),
-        kind: z.enum(['email', 'call-script', 'document']),
-        previewText: text('text').nullable().optional(),
+        type: z.literal('text').describe(PART_KIND),
+        text: text('longText').describe('Text of a text part.'),
       })
       .strict(),
     z
       .object({
-        type: z.literal('error'),
-        variant: z.enum(['generic', 'provider-outage']),
-        title: text('title'),
-        message: text('text'),
-        provider: text('name').optional(),
-        incidentTitle: text('title').optional(),
-        statusPageUrl: text('url').optional(),
+        type: z.literal('tool-call').describe(PART_KIND),
+        toolCallId: text('id').describe("Id of one of the message's toolCalls (tool-call part)."),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('artifact').describe(PART_KIND),
+        artifactId: text('id').describe('Id of the artifact (artifact part).'),
+        path: text('url').describe('Path of the artifact.'),
+        title: text('title').describe(PART_TITLE),
+        kind: z
+          .enum(['email', 'call-script', 'document'])
+          .describe('Kind of artifact: email, call-script or document.'),
+        previewText: text('text')
+          .nullable()
+          .optional()
+          .describe('Short preview of the artifact; null: none.'),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('error').describe(PART_KIND),
+        variant: z
+          .enum(['generic', 'provider-outage'])
+          .describe('Kind of error: generic or provider-outage.'),
+        title: text('title').describe(PART_TITLE),
+        message: text('text').describe('What went wrong (error part).'),
+        provider: text('name').optional().describe('Provider that failed (provider-outage).'),
+        incidentTitle: text('title').optional().describe("Title of the provider's incident."),
+        statusPageUrl: text('url').optional().describe("Address of the provider's status page."),
       })
       .strict(),
   ])
@@ -222,9 +244,9 @@ export const NewContentPartSchema = z
  */
 export const NewChangeSchema = z
   .object({
-    field: ChangeFieldSchema,
-    newValue: z.string().max(100_000).nullable(),
-    status: ChangeStatusSchema.default('saved'),
+    field: ChangeFieldSchema.describe('The audience field changed.'),
+    newValue: z.string().max(100_000).nullable().describe("The field's new value; null clears it."),
+    status: ChangeStatusSchema.default('saved').describe('State of the change: applied, reverted or saved.'),
     previousValue: z
       .string()
       .max(100_000)
@@ -243,13 +265,25 @@ export const NewChangeSchema = z
  */
 export const CreateMessageBodySchema = z
   .object({
-    role: MessageRoleSchema,
-    content: text('longText'),
-    changes: z.array(NewChangeSchema).max(20).optional(),
-    toolCalls: z.array(NewToolCallSchema).max(ITEM_BOUNDS.parts).optional(),
-    contentParts: z.array(NewContentPartSchema).max(ITEM_BOUNDS.parts).optional(),
-    reasoning: text('longText').optional(),
-    isInterrupted: z.boolean().optional(),
+    role: MessageRoleSchema.describe('Who wrote the message: user or assistant.'),
+    content: text('longText').describe('Text of the message.'),
+    changes: z
+      .array(NewChangeSchema)
+      .max(20)
+      .optional()
+      .describe('Changes to the audience the message proposes or applied.'),
+    toolCalls: z
+      .array(NewToolCallSchema)
+      .max(ITEM_BOUNDS.parts)
+      .optional()
+      .describe('Tool calls the assistant made in this message.'),
+    contentParts: z
+      .array(NewContentPartSchema)
+      .max(ITEM_BOUNDS.parts)
+      .optional()
+      .describe('The message as typed parts (text, tool calls, artifacts, errors); unset: content only.'),
+    reasoning: text('longText').optional().describe("The assistant's reasoning shown with the message."),
+    isInterrupted: z.boolean().optional().describe('Whether the message was cut off before it ended.'),
   })
   .strict()
   .meta({

@@ -1,14 +1,15 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { PaginationQuerySchema, paginated } from '../common/pagination.js';
-import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { EmptyBodySchema } from '../common/primitives.js';
 import { CreatePageBodySchema, PageSchema, RestoredPageSchema } from './pages.schemas.js';
 
 const c = initContract();
 
-const PagePathSchema = z.object({ page_id: PathIdSchema });
+const PagePathSchema = z.object({ page_id: PATH_IDS.page_id });
 
 /** Page operations. */
 export const pagesContract = c.router({

@@ -74,12 +74,12 @@ const parts = <T extends z.ZodType>(item: T) => z.array(item).max(ITEM_BOUNDS.pa
 /** A call to action as a request sends it: {@link ActionSchema} with bounded fields. */
 export const NewActionSchema = z
   .object({
-    actionId: text('id'),
-    actionIndex: z.number(),
-    purpose: text('shortText'),
-    buttonTitle: text('name'),
-    actionType: text('token'),
-    url: text('url'),
+    actionId: text('id').describe('Id of the action, unique on the page.'),
+    actionIndex: z.number().describe('Position of the action, from 0.'),
+    purpose: text('shortText').describe('What the action is for.'),
+    buttonTitle: text('name').describe("Text of the action's button."),
+    actionType: text('token').describe('Kind of action, e.g. link or form.'),
+    url: text('url').describe('Address the action opens.'),
   })
   .strict()
   .meta({ id: 'NewAction' });
@@ -87,22 +87,23 @@ export const NewActionSchema = z
 /** A card widget as a request sends it: {@link ActionCardWidgetSchema} with bounded fields. */
 export const NewActionCardWidgetSchema = z
   .object({
-    type: text('token'),
-    title: text('title'),
+    type: text('token').describe('Kind of card.'),
+    title: text('title').describe('Title of the card.'),
     logos: parts(
       z
         .object({
           image: z
             .object({
-              altText: text('shortText'),
-              url: text('url'),
-              fileId: text('id'),
-              assetId: text('id'),
+              altText: text('shortText').describe('Text describing the image for screen readers.'),
+              url: text('url').describe('Address of the image.'),
+              fileId: text('id').describe('The image as an uploaded file id.'),
+              assetId: text('id').describe('The image as an asset (assetId from createAsset).'),
             })
-            .strict(),
+            .strict()
+            .describe('The logo image.'),
         })
         .strict(),
-    ),
+    ).describe('Logos shown on the card.'),
   })
   .strict()
   .meta({ id: 'NewActionCardWidget' });
@@ -110,9 +111,17 @@ export const NewActionCardWidgetSchema = z
 /** A footer link group as a request sends it: {@link FooterLinkGroupSchema} with bounded fields. */
 export const NewFooterLinkGroupSchema = z
   .object({
-    id: text('id'),
-    title: text('title'),
-    links: parts(z.object({ text: text('name'), url: text('url'), id: text('id') }).strict()),
+    id: text('id').describe('Id of the link group.'),
+    title: text('title').describe('Heading of the link group.'),
+    links: parts(
+      z
+        .object({
+          text: text('name').describe('Text of the link.'),
+          url: text('url').describe('Address the link opens.'),
+          id: text('id').describe('Id of the link.'),
+        })
+        .strict(),
+    ).describe('Links of the group.'),
   })
   .strict()
   .meta({ id: 'NewFooterLinkGroup' });
@@ -120,10 +129,10 @@ export const NewFooterLinkGroupSchema = z
 /** A script as a request sends it: {@link ScriptSchema} with bounded fields. */
 export const NewScriptSchema = z
   .object({
-    content: text('longText'),
-    enabled: z.boolean(),
-    name: text('name'),
-    description: text('shortText'),
+    content: text('longText').describe('Source of the script.'),
+    enabled: z.boolean().describe('Whether the script runs.'),
+    name: text('name').describe('Name of the script.'),
+    description: text('shortText').describe('What the script does.'),
   })
   .strict()
   .meta({ id: 'NewScript' });
@@ -168,17 +177,24 @@ export type RestoredPage = z.infer<typeof RestoredPageSchema>;
 /** Body of `createPage`. The page starts as a `draft`. */
 export const CreatePageBodySchema = z
   .object({
-    name: z.string().min(1).max(TEXT_BOUNDS.name),
-    title: z.string().min(1).max(TEXT_BOUNDS.title),
-    pageContext: text('longText'),
-    brandId: z.string().min(1).max(TEXT_BOUNDS.id),
-    pageType: PageTypeSchema,
-    actions: parts(NewActionSchema).optional(),
-    actionCardWidgets: parts(NewActionCardWidgetSchema).optional(),
-    footerLinks: parts(NewFooterLinkGroupSchema).optional(),
-    scripts: parts(NewScriptSchema).optional(),
-    headerActionId: z.string().min(1).max(TEXT_BOUNDS.id).optional(),
-    metadata: NewMetadataSchema.optional(),
+    name: z.string().min(1).max(TEXT_BOUNDS.name).describe('Internal name of the page.'),
+    title: z.string().min(1).max(TEXT_BOUNDS.title).describe('Title shown on the page.'),
+    pageContext: text('longText').describe('What the page is about: the context its assistant answers from.'),
+    brandId: z.string().min(1).max(TEXT_BOUNDS.id).describe('Id of the brand the page belongs to.'),
+    pageType: PageTypeSchema.describe('Kind of page, e.g. inbound.'),
+    actions: parts(NewActionSchema).optional().describe('Calls to action offered on the page.'),
+    actionCardWidgets: parts(NewActionCardWidgetSchema)
+      .optional()
+      .describe('Cards shown beside the actions.'),
+    footerLinks: parts(NewFooterLinkGroupSchema).optional().describe('Groups of links in the page footer.'),
+    scripts: parts(NewScriptSchema).optional().describe('Scripts embedded in the page.'),
+    headerActionId: z
+      .string()
+      .min(1)
+      .max(TEXT_BOUNDS.id)
+      .optional()
+      .describe('actionId of the action shown in the page header.'),
+    metadata: NewMetadataSchema.optional().describe('Search and sharing metadata of the page.'),
   })
   .strict()
   .meta({ id: 'CreatePageRequest' });

@@ -2,8 +2,8 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { AccountActivityItemSchema } from '../accounts/accounts.schemas.js';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
-import { PathIdSchema } from '../common/primitives.js';
 import {
   CreatePersonBodySchema,
   CreatePersonLogBodySchema,
@@ -38,7 +38,7 @@ export const personsContract = c.router({
   deletePersonLog: {
     method: 'DELETE',
     path: '/person_logs/:person_log_id',
-    pathParams: z.object({ person_log_id: PathIdSchema }),
+    pathParams: z.object({ person_log_id: PATH_IDS.person_log_id }),
     body: c.noBody(),
     responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Delete a person log',

@@ -32,16 +32,20 @@ export type Person = z.infer<typeof PersonSchema>;
 /** Body of `createPerson`. */
 export const CreatePersonBodySchema = z
   .object({
-    name: z.string().min(1).max(255),
-    email: z.email().max(320),
-    phoneNumber: z.string().min(1).max(50).optional(),
-    linkedinProfileUrl: z.url().max(2048).optional(),
+    name: z.string().min(1).max(255).describe('Full name of the person.'),
+    email: z
+      .email()
+      .max(320)
+      .describe("Email address; its domain links the person to that domain's account."),
+    phoneNumber: z.string().min(1).max(50).optional().describe('Phone number.'),
+    linkedinProfileUrl: z.url().max(2048).optional().describe('Address of the LinkedIn profile.'),
     slug: z
       .string()
       .min(1)
       .max(255)
       .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Must be kebab-case')
-      .optional(),
+      .optional()
+      .describe("Short unique name for the person's addresses (kebab-case)."),
   })
   .strict()
   .meta({ id: 'CreatePersonRequest' });
@@ -51,9 +55,13 @@ export type CreatePersonBody = z.input<typeof CreatePersonBodySchema>;
 /** Body of `createPersonLog`. */
 export const CreatePersonLogBodySchema = z
   .object({
-    personId: z.string().min(1).max(255),
-    source: KebabCaseSchema,
-    type: KebabCaseSchema,
+    personId: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe("Id of the person (personId from createPerson or an account's linkedPersons)."),
+    source: KebabCaseSchema.describe('System the event comes from, e.g. crm.'),
+    type: KebabCaseSchema.describe('Kind of event, e.g. page-view.'),
     payload: boundedJsonObject(
       JSON_PAYLOAD_MAX_BYTES,
       'Any JSON object of at most 65,536 bytes as compact UTF-8 JSON.',

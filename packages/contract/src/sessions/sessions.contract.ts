@@ -1,8 +1,8 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
-import { PathIdSchema } from '../common/primitives.js';
 import {
   AudienceSessionSchema,
   CreateAudienceSessionBodySchema,
@@ -13,7 +13,7 @@ import {
 
 const c = initContract();
 
-const SessionPathSchema = z.object({ audience_session_id: PathIdSchema });
+const SessionPathSchema = z.object({ audience_session_id: PATH_IDS.audience_session_id });
 
 /** Audience session operations (resource group Analytics). */
 export const sessionsContract = c.router({

@@ -28,7 +28,13 @@ export type SessionInteractions = z.infer<typeof SessionInteractionsSchema>;
 
 /** Body of `createAudienceSession`. */
 export const CreateAudienceSessionBodySchema = z
-  .object({ audienceId: z.string().min(1).max(255) })
+  .object({
+    audienceId: z
+      .string()
+      .min(1)
+      .max(255)
+      .describe('Id of the audience whose experience is visited (from listAudiences).'),
+  })
   .strict()
   .meta({ id: 'CreateAudienceSessionRequest' });
 /** Body of `createAudienceSession`. */
@@ -49,13 +55,23 @@ export type AudienceSession = z.infer<typeof AudienceSessionSchema>;
 /** Body of `createAudienceSessionInteraction`. `timestamp` defaults to the time of receipt. */
 export const CreateInteractionBodySchema = z
   .object({
-    componentId: z.string().min(1).max(255),
-    label: z.string().min(1).max(1000),
-    componentContext: z.string().max(10_000).optional(),
-    responseText: z.string().max(10_000).optional(),
-    groundingChunkIds: z.array(z.string().min(1).max(255)).max(100).optional(),
-    options: z.array(z.string().max(1000)).max(100).optional(),
-    timestamp: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    componentId: z.string().min(1).max(255).describe('Id of the page component the visitor used.'),
+    label: z.string().min(1).max(1000).describe('Label of the component.'),
+    componentContext: z.string().max(10_000).optional().describe('What the component showed.'),
+    responseText: z.string().max(10_000).optional().describe('What the visitor answered or typed.'),
+    groundingChunkIds: z
+      .array(z.string().min(1).max(255))
+      .max(100)
+      .optional()
+      .describe('Ids of the knowledge chunks the answer drew on.'),
+    options: z.array(z.string().max(1000)).max(100).optional().describe('Options the component offered.'),
+    timestamp: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe('When it happened, in milliseconds since 1970; unset: when it is received.'),
   })
   .strict()
   .meta({ id: 'CreateInteractionRequest' });

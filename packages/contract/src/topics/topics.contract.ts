@@ -1,14 +1,14 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { PaginationQuerySchema, paginated } from '../common/pagination.js';
-import { PathIdSchema } from '../common/primitives.js';
 import { CreateTopicBodySchema, TopicSchema, UpdateTopicBodySchema } from './topics.schemas.js';
 
 const c = initContract();
 
-const TopicPathSchema = z.object({ topic_id: PathIdSchema });
+const TopicPathSchema = z.object({ topic_id: PATH_IDS.topic_id });
 
 /** Topic operations. */
 export const topicsContract = c.router({

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { TEXT_BOUNDS } from '../common/bounds.js';
 import { MAX_SAFE_INTEGER, TimestampSchema } from '../common/primitives.js';
 
-const SortOrderSchema = z.number().int().min(0).max(MAX_SAFE_INTEGER);
+const SortOrderSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_SAFE_INTEGER)
+  .describe('Position among the topics, from 0.');
+const PurposeSchema = z.string().min(1).max(TEXT_BOUNDS.text);
 
 /** An entry of a topic. */
 export const TopicEntrySchema = z
@@ -37,9 +43,9 @@ export type Topic = z.infer<typeof TopicSchema>;
 /** Body of `createTopic`: a `title` of 1 to 500 characters and an optional `sortOrder` (0 to 9007199254740991). */
 export const CreateTopicBodySchema = z
   .object({
-    title: z.string().min(1).max(TEXT_BOUNDS.title),
+    title: z.string().min(1).max(TEXT_BOUNDS.title).describe('Title of the topic.'),
     sortOrder: SortOrderSchema.optional(),
-    purpose: z.string().min(1).max(TEXT_BOUNDS.text).optional(),
+    purpose: PurposeSchema.optional().describe('What the topic is for.'),
   })
   .strict()
   .meta({ id: 'CreateTopicRequest' });
@@ -49,9 +55,14 @@ export type CreateTopicBody = z.input<typeof CreateTopicBodySchema>;
 /** Body of `updateTopic`: at least one field. Renaming the default topic is 409 CONFLICT. */
 export const UpdateTopicBodySchema = z
   .object({
-    title: z.string().min(1).max(TEXT_BOUNDS.title).optional(),
+    title: z
+      .string()
+      .min(1)
+      .max(TEXT_BOUNDS.title)
+      .optional()
+      .describe('New title of the topic; the default topic cannot be renamed (409 CONFLICT).'),
     sortOrder: SortOrderSchema.optional(),
-    purpose: z.string().min(1).max(TEXT_BOUNDS.text).nullable().optional(),
+    purpose: PurposeSchema.nullable().optional().describe('What the topic is for; null removes it.'),
   })
   .strict()
   .refine((body) => Object.keys(body).length > 0, { message: 'At least one field is required' })

@@ -1,9 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
+import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
 import { PaginationQuerySchema, paginated } from '../common/pagination.js';
-import { EmptyBodySchema, PathIdSchema } from '../common/primitives.js';
+import { EmptyBodySchema } from '../common/primitives.js';
 import {
   CreateWebhookSubscriptionBodySchema,
   RecoverWebhookDeliveriesBodySchema,
@@ -16,7 +17,7 @@ import {
 
 const c = initContract();
 
-const SubscriptionPathSchema = z.object({ webhook_subscription_id: PathIdSchema });
+const SubscriptionPathSchema = z.object({ webhook_subscription_id: PATH_IDS.webhook_subscription_id });
 const withNotFound = errorResponses(...COMMON_ERROR_STATUSES, 404);
 
 /** Webhook subscription and delivery operations. */
@@ -98,7 +99,7 @@ export const webhooksContract = c.router({
   redeliverWebhookDelivery: {
     method: 'POST',
     path: '/webhook_subscriptions/:webhook_subscription_id/deliveries/:delivery_id/redeliver',
-    pathParams: SubscriptionPathSchema.extend({ delivery_id: PathIdSchema }),
+    pathParams: SubscriptionPathSchema.extend({ delivery_id: PATH_IDS.delivery_id }),
     body: EmptyBodySchema,
     responses: { 202: WebhookDeliverySchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Redeliver an event',

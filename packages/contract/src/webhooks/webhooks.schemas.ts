@@ -31,6 +31,8 @@ export const WebhookSubscriptionWithSecretSchema = WebhookSubscriptionSchema.ext
 /** A subscription with its signing secret. */
 export type WebhookSubscriptionWithSecret = z.infer<typeof WebhookSubscriptionWithSecretSchema>;
 
+const EVENT_TYPES_TEXT = 'Event types to deliver, e.g. page.version.published, or page.version.* for all.';
+
 /** Body of `createWebhookSubscription`. `eventTypes` defaults to every event (`page.version.*`). */
 export const CreateWebhookSubscriptionBodySchema = z
   .object({
@@ -38,8 +40,13 @@ export const CreateWebhookSubscriptionBodySchema = z
       .url({ protocol: /^https?$/ })
       .max(2048)
       .describe('Receiver URL; https (http only to loopback on servers in insecure development mode).'),
-    eventTypes: z.array(WebhookEventTypeFilterSchema).min(1).max(10).default(['page.version.*']),
-    description: z.string().min(1).max(500).optional(),
+    eventTypes: z
+      .array(WebhookEventTypeFilterSchema)
+      .min(1)
+      .max(10)
+      .default(['page.version.*'])
+      .describe(EVENT_TYPES_TEXT),
+    description: z.string().min(1).max(500).optional().describe('What the subscription is for.'),
   })
   .strict()
   .meta({ id: 'CreateWebhookSubscriptionRequest' });
@@ -53,8 +60,14 @@ export type CreateWebhookSubscriptionBody = z.input<typeof CreateWebhookSubscrip
 export const UpdateWebhookSubscriptionBodySchema = z
   .object({
     url: CreateWebhookSubscriptionBodySchema.shape.url.optional(),
-    eventTypes: z.array(WebhookEventTypeFilterSchema).min(1).max(10).optional(),
-    description: z.string().min(1).max(500).nullable().optional().describe('null removes it.'),
+    eventTypes: z.array(WebhookEventTypeFilterSchema).min(1).max(10).optional().describe(EVENT_TYPES_TEXT),
+    description: z
+      .string()
+      .min(1)
+      .max(500)
+      .nullable()
+      .optional()
+      .describe('What the subscription is for; null removes it.'),
     status: WebhookSubscriptionStatusSchema.optional().describe(
       'disabled stops deliveries (they stay pending); active resumes them and clears disabledReason.',
     ),
