@@ -14,7 +14,7 @@ type Manifest = Record<string, unknown> & {
  * pnpm replaces a `workspace:` range with the version installed in the package's node_modules:
  * link the scratch copies there, as `pnpm install` would.
  */
-function linkWorkspaceDependencies(scratch: string, pkg: Publishable): void {
+export function linkWorkspaceDependencies(scratch: string, pkg: Publishable): void {
   const manifest = JSON.parse(readFileSync(join(scratch, pkg.dir, 'package.json'), 'utf8')) as Manifest & {
     devDependencies?: Record<string, string>;
   };

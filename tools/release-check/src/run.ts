@@ -10,7 +10,7 @@ const execFileAsync = promisify(execFile);
 export const STEP_TIMEOUT_MS = 120_000;
 
 /**
- * Runs a program (the environment plus `env`); rejects with its output when it fails or outlives `timeoutMs` (it is then
+ * Runs a program (the environment plus `env`, where `undefined` removes a variable); rejects with its output when it fails or outlives `timeoutMs` (it is then
  * killed), so the report shows why and CI never waits on a stuck step.
  */
 export async function run(
@@ -18,15 +18,23 @@ export async function run(
   args: string[],
   cwd: string,
   timeoutMs = STEP_TIMEOUT_MS,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
 ): Promise<string> {
+  const merged: Record<string, string | undefined> = {
+    ...process.env,
+    NO_COLOR: '1',
+    FORCE_COLOR: '0',
+    npm_config_update_notifier: 'false',
+    ...env,
+  };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
   try {
     const { stdout, stderr } = await execFileAsync(command, args, {
       cwd,
       maxBuffer: 32 * 1024 * 1024,
       timeout: timeoutMs,
       killSignal: 'SIGKILL',
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', npm_config_update_notifier: 'false', ...env },
+      env: merged,
     });
     return `${stdout}${stderr}`;
   } catch (err) {
@@ -61,12 +69,17 @@ export function runBin(pkg: string, bin: string, args: string[], cwd: string): P
  * else the version the root manifest's `packageManager` names, through npx, as the README does;
  * a global pnpm is never assumed.
  */
-export function runPnpm(args: string[], cwd: string): Promise<string> {
+export function runPnpm(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<string> {
   const execPath = process.env.npm_execpath;
-  if (execPath && /pnpm/.test(execPath)) return run(process.execPath, [execPath, ...args], cwd);
+  if (execPath && /pnpm/.test(execPath))
+    return run(process.execPath, [execPath, ...args], cwd, undefined, env);
   const root = join(packageDir, '..', '..');
   const { packageManager } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     packageManager: string;
   };
-  return run('npx', ['--yes', packageManager, ...args], cwd);
+  return run('npx', ['--yes', packageManager, ...args], cwd, undefined, env);
 }
