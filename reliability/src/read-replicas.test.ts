@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, pool, sleep } from './lib/http.js';
-import { clusterUnavailableReason } from './lib/postgres.js';
-import { createReplicatedClusters, query } from './lib/replica.js';
+import { clusterUnavailableReason, createReplicatedClusters, query } from './lib/postgres.js';
 import {
   baseEnv,
   createKey,

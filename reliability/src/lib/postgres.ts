@@ -1,69 +1,35 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import {
+  type Cluster,
+  createCluster as createTestServerCluster,
+  createReplicatedClusters as createTestServerReplicatedClusters,
+  pgBin,
+  type ReplicatedClusters,
+  clusterUnavailableReason as testServerClusterUnavailableReason,
+} from '@customer-api/test-server';
 import pg from 'pg';
-import { freePort } from './server-process.js';
 
-const run = promisify(execFile);
+export { type Cluster, queryOnce as query, type ReplicatedClusters } from '@customer-api/test-server';
 
-/** Debian's PostgreSQL 15 binaries, used for throwaway clusters. */
-export const PG_BIN = process.env.RELIABILITY_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** This suite's PostgreSQL binaries: `RELIABILITY_PG_BIN`, else the newest Debian install. */
+const bin = () => pgBin(process.env.RELIABILITY_PG_BIN, 'RELIABILITY_PG_BIN');
 
 /** Why a throwaway cluster cannot be made here, or undefined when it can. */
 export function clusterUnavailableReason(): string | undefined {
-  if (!existsSync(join(PG_BIN, 'initdb')) || !existsSync(join(PG_BIN, 'pg_ctl'))) {
-    return `PostgreSQL binaries not found in ${PG_BIN} (set RELIABILITY_PG_BIN)`;
-  }
-  return undefined;
-}
-
-/** A PostgreSQL cluster of this suite alone: it may be stopped and started at will. */
-export interface Cluster {
-  url: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-  destroy(): Promise<void>;
-}
-
-/** initdb refuses to run as root; as root the cluster belongs to the `postgres` user. */
-export async function asOwner(args: string[]): Promise<void> {
-  const [bin, ...rest] = args as [string, ...string[]];
-  if (userInfo().uid === 0) await run('runuser', ['-u', 'postgres', '--', bin, ...rest]);
-  else await run(bin, rest);
+  return testServerClusterUnavailableReason(process.env.RELIABILITY_PG_BIN, 'RELIABILITY_PG_BIN');
 }
 
 /**
  * Creates and starts a throwaway cluster in a temp directory on a free port (never the shared
  * server on 5432, which other test suites use).
  */
-export async function createCluster(): Promise<Cluster> {
-  const dir = await mkdtemp(join(tmpdir(), 'reliability-pg-'));
-  if (userInfo().uid === 0) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
-  const data = join(dir, 'data');
-  const port = await freePort();
-  await asOwner([join(PG_BIN, 'initdb'), '-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
-  const pgCtl = (...args: string[]) => asOwner([join(PG_BIN, 'pg_ctl'), '-D', data, ...args]);
-  const cluster: Cluster = {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start: () => pgCtl('-w', '-t', '60', '-l', join(dir, 'log'), '-o', options, 'start'),
-    // Fast shutdown: open connections are terminated, as when the database host goes away.
-    stop: () => pgCtl('-w', '-t', '60', '-m', 'fast', 'stop'),
-    destroy: async () => {
-      await pgCtl('-w', '-m', 'immediate', 'stop').catch(() => {});
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-  await cluster.start();
-  return cluster;
+export function createCluster(): Promise<Cluster> {
+  return createTestServerCluster({ bin: bin(), prefix: 'reliability-pg-' });
+}
+
+/** A throwaway primary and a hot standby streaming from it, on this suite's binaries. */
+export function createReplicatedClusters(): Promise<ReplicatedClusters> {
+  return createTestServerReplicatedClusters({ bin: bin() });
 }
 
 /** Creates a uniquely named database on a server; returns its URL and how to drop it. */

@@ -1,5 +1,17 @@
 // Starting the real server in tests and benchmarks: a free port, the built CLI as a child
 // process, its keys, its readiness, and its stop.
+
+export {
+  type Cluster,
+  type ClusterOptions,
+  clusterUnavailableReason,
+  createCluster,
+  createReplicatedClusters,
+  pgBin,
+  queryOnce,
+  type ReplicatedClusters,
+  type Standby,
+} from './cluster.js';
 export { migratedDataDir } from './data-dir.js';
 export { freePort, tcpAnswers } from './port.js';
 export {
