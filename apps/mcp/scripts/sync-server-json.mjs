@@ -1,5 +1,6 @@
-// Gives server.json (the MCP Registry entry) the package's version: `pnpm version-packages` runs it
-// after `changeset version`, so the entry and the package never disagree (a test checks they match).
+// Gives server.json (the MCP Registry entry) the package's version: the root `changeset` script
+// (tools/release-check/scripts/changeset.mjs) runs it after `changeset version`, so the entry and
+// the package never disagree (a test checks they match).
 // The version fields are rewritten in place, so the file keeps its formatting.
 import { readFileSync, writeFileSync } from 'node:fs';
 

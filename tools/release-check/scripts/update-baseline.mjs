@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Part of `pnpm version-packages`: once `changeset version` has set the contract's next version,
-// copies the contract's OpenAPI document to tools/release-check/baseline/openapi.json and records
+// Part of `pnpm changeset version` (scripts/changeset.mjs): once changesets has set the contract's
+// next version, copies the contract's OpenAPI document to tools/release-check/baseline/openapi.json and records
 // that version in baseline/release.json: the released document the compatibility gate
 // (src/compat/gate.ts) compares against. `--unreleased` records it without marking it released;
 // `--root <dir>` works on another checkout (tests).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Release dry run (part of `pnpm test`): what `pnpm version-packages` and `pnpm release` would do,
+// Release dry run (part of `pnpm test`): what `pnpm changeset version` and `pnpm release` would do,
 // on a scratch copy, without publishing. See the README's "Releases" section.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,7 +5,7 @@ import type { Change, JsonObject } from './changes.js';
 import { diffOpenApi } from './openapi-diff.js';
 
 /**
- * The contract's OpenAPI document as last released (`pnpm version-packages` rewrites it), with
+ * The contract's OpenAPI document as last released (`pnpm changeset version` rewrites it), with
  * the contract version it was released under; `released` is false until the first release.
  */
 export interface Baseline {
