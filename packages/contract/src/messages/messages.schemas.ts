@@ -35,14 +35,43 @@ export const ChangeStatusSchema = z.enum(['applied', 'reverted', 'saved']);
 /** State of a proposed change. */
 export type ChangeStatus = z.infer<typeof ChangeStatusSchema>;
 
+/**
+ * What each field of a message's parts says, once for the response and the request form. The
+ * parts' `type` and `title` say one text in every kind: a tool shows the kinds as one object.
+ */
+const TEXT = {
+  callId: 'Id of the tool call.',
+  callName: 'Name of the tool called.',
+  callStatus: 'State of the call.',
+  callArguments: 'Arguments of the call.',
+  callResult: 'What the call returned.',
+  callError: 'Error of the call, if it failed.',
+  partText: 'Text of a text part.',
+  toolCallId: "Id of one of the message's toolCalls (tool-call part).",
+  artifactId: 'Id of the artifact (artifact part).',
+  artifactPath: 'Path of the artifact.',
+  artifactKind: 'Kind of artifact: email, call-script or document.',
+  previewText: 'Short preview of the artifact; null: none.',
+  variant: 'Kind of error: generic or provider-outage.',
+  errorMessage: 'What went wrong (error part).',
+  provider: 'Provider that failed (provider-outage).',
+  incidentTitle: "Title of the provider's incident.",
+  statusPageUrl: "Address of the provider's status page.",
+  changeField: 'The audience field changed.',
+  newValue: "The field's new value; null clears it.",
+  changeStatus: 'State of the change: applied, reverted or saved.',
+  partKind: 'Kind of part: text, tool-call, artifact or error.',
+  partTitle: 'Title of the artifact or the error.',
+} as const;
+
 /** A change to one audience field proposed or applied in a conversation. */
 export const ChangeSchema = z
   .object({
-    changeId: z.string(),
-    field: ChangeFieldSchema,
-    previousValue: z.string().nullable(),
-    newValue: z.string().nullable(),
-    status: ChangeStatusSchema,
+    changeId: z.string().describe('Id of the change.'),
+    field: ChangeFieldSchema.describe(TEXT.changeField),
+    previousValue: z.string().nullable().describe("The field's value before the change."),
+    newValue: z.string().nullable().describe(TEXT.newValue),
+    status: ChangeStatusSchema.describe(TEXT.changeStatus),
   })
   .strict()
   .meta({ id: 'Change' });
@@ -55,12 +84,12 @@ export const ToolCallStatusSchema = z.enum(['running', 'complete']);
 /** A tool call made by the assistant within a message. */
 export const ToolCallSchema = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    status: ToolCallStatusSchema,
-    arguments: z.record(z.string(), z.unknown()).optional(),
-    result: z.unknown().optional(),
-    error: z.string().optional(),
+    id: z.string().describe(TEXT.callId),
+    name: z.string().describe(TEXT.callName),
+    status: ToolCallStatusSchema.describe(TEXT.callStatus),
+    arguments: z.record(z.string(), z.unknown()).optional().describe(TEXT.callArguments),
+    result: z.unknown().optional().describe(TEXT.callResult),
+    error: z.string().optional().describe(TEXT.callError),
   })
   .strict()
   .meta({ id: 'ToolCall' });
@@ -70,27 +99,34 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
 /** One part of a message's content, discriminated by `type`. */
 export const ContentPartSchema = z
   .discriminatedUnion('type', [
-    z.object({ type: z.literal('text'), text: z.string() }).strict(),
-    z.object({ type: z.literal('tool-call'), toolCallId: z.string() }).strict(),
+    z
+      .object({ type: z.literal('text').describe(TEXT.partKind), text: z.string().describe(TEXT.partText) })
+      .strict(),
     z
       .object({
-        type: z.literal('artifact'),
-        artifactId: z.string(),
-        path: z.string(),
-        title: z.string(),
-        kind: z.enum(['email', 'call-script', 'document']),
-        previewText: z.string().nullable().optional(),
+        type: z.literal('tool-call').describe(TEXT.partKind),
+        toolCallId: z.string().describe(TEXT.toolCallId),
       })
       .strict(),
     z
       .object({
-        type: z.literal('error'),
-        variant: z.enum(['generic', 'provider-outage']),
-        title: z.string(),
-        message: z.string(),
-        provider: z.string().optional(),
-        incidentTitle: z.string().optional(),
-        statusPageUrl: z.string().optional(),
+        type: z.literal('artifact').describe(TEXT.partKind),
+        artifactId: z.string().describe(TEXT.artifactId),
+        path: z.string().describe(TEXT.artifactPath),
+        title: z.string().describe(TEXT.partTitle),
+        kind: z.enum(['email', 'call-script', 'document']).describe(TEXT.artifactKind),
+        previewText: z.string().nullable().optional().describe(TEXT.previewText),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('error').describe(TEXT.partKind),
+        variant: z.enum(['generic', 'provider-outage']).describe(TEXT.variant),
+        title: z.string().describe(TEXT.partTitle),
+        message: z.string().describe(TEXT.errorMessage),
+        provider: z.string().optional().describe(TEXT.provider),
+        incidentTitle: z.string().optional().describe(TEXT.incidentTitle),
+        statusPageUrl: z.string().optional().describe(TEXT.statusPageUrl),
       })
       .strict(),
   ])
@@ -177,62 +213,50 @@ const text = (kind: keyof typeof TEXT_BOUNDS) => z.string().max(TEXT_BOUNDS[kind
  */
 export const NewToolCallSchema = z
   .object({
-    id: text('id').describe('Id of the tool call.'),
-    name: text('name').describe('Name of the tool called.'),
-    status: ToolCallStatusSchema.describe('State of the call.'),
-    arguments: z.record(text('name'), z.unknown()).optional().describe('Arguments of the call.'),
-    result: z.unknown().optional().describe('What the call returned.'),
-    error: text('text').optional().describe('Error of the call, if it failed.'),
+    id: text('id').describe(TEXT.callId),
+    name: text('name').describe(TEXT.callName),
+    status: ToolCallStatusSchema.describe(TEXT.callStatus),
+    arguments: z.record(text('name'), z.unknown()).optional().describe(TEXT.callArguments),
+    result: z.unknown().optional().describe(TEXT.callResult),
+    error: text('text').optional().describe(TEXT.callError),
   })
   .strict()
   .meta({ id: 'NewToolCall' });
-
-/** What the `type` of every content part says (one text: a tool sees the kinds as one field). */
-const PART_KIND = 'Kind of part: text, tool-call, artifact or error.';
-/** What `title` says in the parts that have one. */
-const PART_TITLE = 'Title of the artifact or the error.';
 
 /** A content part as posted with a message: {@link ContentPartSchema} with bounded texts. */
 export const NewContentPartSchema = z
   .discriminatedUnion('type', [
     z
       .object({
-        type: z.literal('text').describe(PART_KIND),
-        text: text('longText').describe('Text of a text part.'),
+        type: z.literal('text').describe(TEXT.partKind),
+        text: text('longText').describe(TEXT.partText),
       })
       .strict(),
     z
       .object({
-        type: z.literal('tool-call').describe(PART_KIND),
-        toolCallId: text('id').describe("Id of one of the message's toolCalls (tool-call part)."),
+        type: z.literal('tool-call').describe(TEXT.partKind),
+        toolCallId: text('id').describe(TEXT.toolCallId),
       })
       .strict(),
     z
       .object({
-        type: z.literal('artifact').describe(PART_KIND),
-        artifactId: text('id').describe('Id of the artifact (artifact part).'),
-        path: text('url').describe('Path of the artifact.'),
-        title: text('title').describe(PART_TITLE),
-        kind: z
-          .enum(['email', 'call-script', 'document'])
-          .describe('Kind of artifact: email, call-script or document.'),
-        previewText: text('text')
-          .nullable()
-          .optional()
-          .describe('Short preview of the artifact; null: none.'),
+        type: z.literal('artifact').describe(TEXT.partKind),
+        artifactId: text('id').describe(TEXT.artifactId),
+        path: text('url').describe(TEXT.artifactPath),
+        title: text('title').describe(TEXT.partTitle),
+        kind: z.enum(['email', 'call-script', 'document']).describe(TEXT.artifactKind),
+        previewText: text('text').nullable().optional().describe(TEXT.previewText),
       })
       .strict(),
     z
       .object({
-        type: z.literal('error').describe(PART_KIND),
-        variant: z
-          .enum(['generic', 'provider-outage'])
-          .describe('Kind of error: generic or provider-outage.'),
-        title: text('title').describe(PART_TITLE),
-        message: text('text').describe('What went wrong (error part).'),
-        provider: text('name').optional().describe('Provider that failed (provider-outage).'),
-        incidentTitle: text('title').optional().describe("Title of the provider's incident."),
-        statusPageUrl: text('url').optional().describe("Address of the provider's status page."),
+        type: z.literal('error').describe(TEXT.partKind),
+        variant: z.enum(['generic', 'provider-outage']).describe(TEXT.variant),
+        title: text('title').describe(TEXT.partTitle),
+        message: text('text').describe(TEXT.errorMessage),
+        provider: text('name').optional().describe(TEXT.provider),
+        incidentTitle: text('title').optional().describe(TEXT.incidentTitle),
+        statusPageUrl: text('url').optional().describe(TEXT.statusPageUrl),
       })
       .strict(),
   ])
@@ -244,9 +268,9 @@ export const NewContentPartSchema = z
  */
 export const NewChangeSchema = z
   .object({
-    field: ChangeFieldSchema.describe('The audience field changed.'),
-    newValue: z.string().max(100_000).nullable().describe("The field's new value; null clears it."),
-    status: ChangeStatusSchema.default('saved').describe('State of the change: applied, reverted or saved.'),
+    field: ChangeFieldSchema.describe(TEXT.changeField),
+    newValue: z.string().max(100_000).nullable().describe(TEXT.newValue),
+    status: ChangeStatusSchema.default('saved').describe(TEXT.changeStatus),
     previousValue: z
       .string()
       .max(100_000)

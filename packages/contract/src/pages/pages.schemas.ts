@@ -13,15 +13,43 @@ export const PageStatusSchema = z.enum(['archived', 'draft', 'published']);
 /** Page lifecycle state. */
 export type PageStatus = z.infer<typeof PageStatusSchema>;
 
+/** What each field of a page's parts says, once for the response and the request form. */
+const TEXT = {
+  actionId: 'Id of the action, unique on the page.',
+  actionIndex: 'Position of the action, from 0.',
+  actionPurpose: 'What the action is for.',
+  buttonTitle: "Text of the action's button.",
+  actionType: 'Kind of action, e.g. link or form.',
+  actionUrl: 'Address the action opens.',
+  cardType: 'Kind of card.',
+  cardTitle: 'Title of the card.',
+  logos: 'Logos shown on the card.',
+  image: 'The logo image.',
+  altText: 'Text describing the image for screen readers.',
+  imageUrl: 'Address of the image.',
+  imageFileId: 'The image as an uploaded file id.',
+  imageAssetId: 'The image as an asset (assetId from createAsset).',
+  groupId: 'Id of the link group.',
+  groupTitle: 'Heading of the link group.',
+  links: 'Links of the group.',
+  linkText: 'Text of the link.',
+  linkUrl: 'Address the link opens.',
+  linkId: 'Id of the link.',
+  scriptContent: 'Source of the script.',
+  scriptEnabled: 'Whether the script runs.',
+  scriptName: 'Name of the script.',
+  scriptDescription: 'What the script does.',
+} as const;
+
 /** A call to action shown on a page. */
 export const ActionSchema = z
   .object({
-    actionId: z.string(),
-    actionIndex: z.number(),
-    purpose: z.string(),
-    buttonTitle: z.string(),
-    actionType: z.string(),
-    url: z.string(),
+    actionId: z.string().describe(TEXT.actionId),
+    actionIndex: z.number().describe(TEXT.actionIndex),
+    purpose: z.string().describe(TEXT.actionPurpose),
+    buttonTitle: z.string().describe(TEXT.buttonTitle),
+    actionType: z.string().describe(TEXT.actionType),
+    url: z.string().describe(TEXT.actionUrl),
   })
   .strict()
   .meta({ id: 'Action' });
@@ -31,17 +59,25 @@ export type Action = z.infer<typeof ActionSchema>;
 /** A card widget with logos. */
 export const ActionCardWidgetSchema = z
   .object({
-    type: z.string(),
-    title: z.string(),
-    logos: z.array(
-      z
-        .object({
-          image: z
-            .object({ altText: z.string(), url: z.string(), fileId: z.string(), assetId: z.string() })
-            .strict(),
-        })
-        .strict(),
-    ),
+    type: z.string().describe(TEXT.cardType),
+    title: z.string().describe(TEXT.cardTitle),
+    logos: z
+      .array(
+        z
+          .object({
+            image: z
+              .object({
+                altText: z.string().describe(TEXT.altText),
+                url: z.string().describe(TEXT.imageUrl),
+                fileId: z.string().describe(TEXT.imageFileId),
+                assetId: z.string().describe(TEXT.imageAssetId),
+              })
+              .strict()
+              .describe(TEXT.image),
+          })
+          .strict(),
+      )
+      .describe(TEXT.logos),
   })
   .strict()
   .meta({ id: 'ActionCardWidget' });
@@ -51,9 +87,19 @@ export type ActionCardWidget = z.infer<typeof ActionCardWidgetSchema>;
 /** A titled group of footer links. */
 export const FooterLinkGroupSchema = z
   .object({
-    id: z.string(),
-    title: z.string(),
-    links: z.array(z.object({ text: z.string(), url: z.string(), id: z.string() }).strict()),
+    id: z.string().describe(TEXT.groupId),
+    title: z.string().describe(TEXT.groupTitle),
+    links: z
+      .array(
+        z
+          .object({
+            text: z.string().describe(TEXT.linkText),
+            url: z.string().describe(TEXT.linkUrl),
+            id: z.string().describe(TEXT.linkId),
+          })
+          .strict(),
+      )
+      .describe(TEXT.links),
   })
   .strict()
   .meta({ id: 'FooterLinkGroup' });
@@ -62,7 +108,12 @@ export type FooterLinkGroup = z.infer<typeof FooterLinkGroupSchema>;
 
 /** A script embedded in a page. */
 export const ScriptSchema = z
-  .object({ content: z.string(), enabled: z.boolean(), name: z.string(), description: z.string() })
+  .object({
+    content: z.string().describe(TEXT.scriptContent),
+    enabled: z.boolean().describe(TEXT.scriptEnabled),
+    name: z.string().describe(TEXT.scriptName),
+    description: z.string().describe(TEXT.scriptDescription),
+  })
   .strict()
   .meta({ id: 'Script' });
 /** A script embedded in a page. */
@@ -74,12 +125,12 @@ const parts = <T extends z.ZodType>(item: T) => z.array(item).max(ITEM_BOUNDS.pa
 /** A call to action as a request sends it: {@link ActionSchema} with bounded fields. */
 export const NewActionSchema = z
   .object({
-    actionId: text('id').describe('Id of the action, unique on the page.'),
-    actionIndex: z.number().describe('Position of the action, from 0.'),
-    purpose: text('shortText').describe('What the action is for.'),
-    buttonTitle: text('name').describe("Text of the action's button."),
-    actionType: text('token').describe('Kind of action, e.g. link or form.'),
-    url: text('url').describe('Address the action opens.'),
+    actionId: text('id').describe(TEXT.actionId),
+    actionIndex: z.number().describe(TEXT.actionIndex),
+    purpose: text('shortText').describe(TEXT.actionPurpose),
+    buttonTitle: text('name').describe(TEXT.buttonTitle),
+    actionType: text('token').describe(TEXT.actionType),
+    url: text('url').describe(TEXT.actionUrl),
   })
   .strict()
   .meta({ id: 'NewAction' });
@@ -87,23 +138,23 @@ export const NewActionSchema = z
 /** A card widget as a request sends it: {@link ActionCardWidgetSchema} with bounded fields. */
 export const NewActionCardWidgetSchema = z
   .object({
-    type: text('token').describe('Kind of card.'),
-    title: text('title').describe('Title of the card.'),
+    type: text('token').describe(TEXT.cardType),
+    title: text('title').describe(TEXT.cardTitle),
     logos: parts(
       z
         .object({
           image: z
             .object({
-              altText: text('shortText').describe('Text describing the image for screen readers.'),
-              url: text('url').describe('Address of the image.'),
-              fileId: text('id').describe('The image as an uploaded file id.'),
-              assetId: text('id').describe('The image as an asset (assetId from createAsset).'),
+              altText: text('shortText').describe(TEXT.altText),
+              url: text('url').describe(TEXT.imageUrl),
+              fileId: text('id').describe(TEXT.imageFileId),
+              assetId: text('id').describe(TEXT.imageAssetId),
             })
             .strict()
-            .describe('The logo image.'),
+            .describe(TEXT.image),
         })
         .strict(),
-    ).describe('Logos shown on the card.'),
+    ).describe(TEXT.logos),
   })
   .strict()
   .meta({ id: 'NewActionCardWidget' });
@@ -111,17 +162,17 @@ export const NewActionCardWidgetSchema = z
 /** A footer link group as a request sends it: {@link FooterLinkGroupSchema} with bounded fields. */
 export const NewFooterLinkGroupSchema = z
   .object({
-    id: text('id').describe('Id of the link group.'),
-    title: text('title').describe('Heading of the link group.'),
+    id: text('id').describe(TEXT.groupId),
+    title: text('title').describe(TEXT.groupTitle),
     links: parts(
       z
         .object({
-          text: text('name').describe('Text of the link.'),
-          url: text('url').describe('Address the link opens.'),
-          id: text('id').describe('Id of the link.'),
+          text: text('name').describe(TEXT.linkText),
+          url: text('url').describe(TEXT.linkUrl),
+          id: text('id').describe(TEXT.linkId),
         })
         .strict(),
-    ).describe('Links of the group.'),
+    ).describe(TEXT.links),
   })
   .strict()
   .meta({ id: 'NewFooterLinkGroup' });
@@ -129,10 +180,10 @@ export const NewFooterLinkGroupSchema = z
 /** A script as a request sends it: {@link ScriptSchema} with bounded fields. */
 export const NewScriptSchema = z
   .object({
-    content: text('longText').describe('Source of the script.'),
-    enabled: z.boolean().describe('Whether the script runs.'),
-    name: text('name').describe('Name of the script.'),
-    description: text('shortText').describe('What the script does.'),
+    content: text('longText').describe(TEXT.scriptContent),
+    enabled: z.boolean().describe(TEXT.scriptEnabled),
+    name: text('name').describe(TEXT.scriptName),
+    description: text('shortText').describe(TEXT.scriptDescription),
   })
   .strict()
   .meta({ id: 'NewScript' });
