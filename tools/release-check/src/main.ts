@@ -5,12 +5,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkBundleSize } from './bundle-size.js';
 import { compatibilityReport } from './compat/report.js';
 import { checkConsumer, type InstallSource, ownZod, type Packed } from './consumer.js';
 import { zodConsumer } from './own-zod.js';
 import { checkContents, checkManifest, lintTarball, pack } from './pack.js';
 import { copyWorkspace, PUBLISHABLE, SERVER_PACKAGE, versionPackages } from './scratch.js';
 import { checkServer } from './server.js';
+import { checkStrictTypes } from './strict-types.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 const started = Date.now();
@@ -51,6 +53,8 @@ try {
   step(
     `consumers with their own zod (${zods[0]?.version}, the floor of the peer range ${String(packed[0]?.manifest.peerDependencies?.zod)}, and ${zods[1]?.version}, the workspace's): type-checked, the contract's schemas are their zod's`,
   );
+  step(await checkStrictTypes(join(scratch, 'strict-types'), packed));
+  step(await checkBundleSize(join(scratch, 'bundle-size'), packed));
   // The server is not published: its tarball is installed alone (with the packed contract) and run.
   const serverTarball = await pack(join(scratch, 'repo'), SERVER_PACKAGE, join(scratch, 'tarballs'));
   const server: Packed = {
