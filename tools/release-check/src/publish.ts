@@ -74,6 +74,11 @@ export async function changesetPublish(repo: string): Promise<string> {
 /** The versions of `name` the registry holds, asked with npm as a user would. */
 export async function publishedVersions(registry: Registry, name: string, cwd: string): Promise<string[]> {
   const out = await run('npm', ['view', name, 'versions', '--json', `--registry=${registry.url}`], cwd);
-  const versions = JSON.parse(out) as string | string[];
+  // npm's warnings share the output (under pnpm, about pnpm's own npm_config_* variables).
+  const json = out
+    .split('\n')
+    .filter((line) => !/^npm (warn|notice)/.test(line))
+    .join('\n');
+  const versions = JSON.parse(json) as string | string[];
   return Array.isArray(versions) ? versions : [versions];
 }

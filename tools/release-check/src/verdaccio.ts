@@ -45,9 +45,10 @@ export async function node24(): Promise<string> {
 
 /** The registry npm is configured with here: Verdaccio's uplink for everything not published to it. */
 async function upstream(): Promise<string> {
-  return (
-    (await run('npm', ['config', 'get', 'registry'], packageDir)).trim() || 'https://registry.npmjs.org/'
-  );
+  // npm may print warnings beside the value (under pnpm, about pnpm's own npm_config_* variables).
+  const out = await run('npm', ['config', 'get', 'registry'], packageDir);
+  const url = out.split('\n').find((line) => /^https?:\/\/\S+$/.test(line.trim()));
+  return url?.trim() ?? 'https://registry.npmjs.org/';
 }
 
 /**
@@ -65,7 +66,7 @@ export async function startVerdaccio(dir: string): Promise<Registry> {
       `storage: ${join(dir, 'storage')}`,
       'auth:',
       `  htpasswd: { file: ${join(dir, 'htpasswd')}, max_users: 1 }`,
-      `uplinks: { npmjs: { url: ${await upstream()}, timeout: 60s } }`,
+      `uplinks: { npmjs: { url: '${await upstream()}', timeout: 60s } }`,
       'packages:',
       "  '@customer-api/*': { access: $all, publish: $authenticated }",
       "  '**': { access: $all, publish: $authenticated, proxy: npmjs }",
