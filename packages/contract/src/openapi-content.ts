@@ -29,6 +29,25 @@ const API_HEADERS: JsonObject = {
   ...Object.fromEntries(RATE_LIMIT_HEADER_NAMES.map((name) => [name, header(name.replaceAll('-', ''))])),
 };
 
+/** Raw bytes: `format: binary`, which generators type as a Blob or a file, not as text. */
+const BINARY: JsonObject = { schema: { type: 'string', format: 'binary' } };
+
+/**
+ * The media types an upload may be sent as: `application/octet-stream` (also what a body without
+ * Content-Type is stored as) first, then the ranges of assets' kinds. The server stores any
+ * `type/subtype` and serves it back as sent; one media type per range keeps generated clients
+ * and contract testers on concrete types instead of the wildcard.
+ */
+const UPLOAD_MEDIA_TYPES = [
+  'application/octet-stream',
+  'image/*',
+  'video/*',
+  'audio/*',
+  'font/*',
+  'text/*',
+  'application/*',
+];
+
 const error = (description: string, headers: JsonObject = REQUEST_ID): JsonObject => ({
   description,
   headers,
@@ -39,13 +58,13 @@ function upload(kind: 'content' | 'preview'): JsonObject {
   return {
     operationId: kind === 'content' ? 'putAssetContent' : 'putAssetPreview',
     summary: kind === 'content' ? "Upload an asset's content" : "Upload an asset's preview",
-    description: `The request body is the raw bytes (any media type, sent as Content-Type; absent: application/octet-stream), at most ASSET_MAX_BYTES (default 100 MiB). Replaces the earlier ${kind} atomically: a failed upload keeps it.${kind === 'preview' ? ' Until a preview is put, previewDownloadUrl serves the content.' : ''} Not part of the ts-rest contract: the client has putAsset${kind === 'content' ? 'Content' : 'Preview'}.`,
+    description: `The request body is the raw bytes (any \`type/subtype\`, sent as Content-Type and served back with it; absent: application/octet-stream), at most ASSET_MAX_BYTES (default 100 MiB). Replaces the earlier ${kind} atomically: a failed upload keeps it.${kind === 'preview' ? ' Until a preview is put, previewDownloadUrl serves the content.' : ''} Not part of the ts-rest contract: the client has putAsset${kind === 'content' ? 'Content' : 'Preview'}.`,
     tags: ['Assets'],
     security: [{ apiKey: ['write'] }],
     parameters: [assetId],
     requestBody: {
       required: true,
-      content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      content: Object.fromEntries(UPLOAD_MEDIA_TYPES.map((type) => [type, BINARY])),
     },
     responses: {
       '200': {
@@ -92,14 +111,16 @@ function download(kind: 'content' | 'preview'): JsonObject {
     ],
     responses: {
       '200': {
-        description: 'The bytes, with their Content-Type, Content-Length, ETag and Cache-Control: private.',
-        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+        description:
+          'The bytes, with the Content-Type they were uploaded with, Content-Length, ETag and Cache-Control: private.',
+        headers: REQUEST_ID,
+        content: { '*/*': BINARY },
       },
-      '206': { description: 'The requested range, with Content-Range.' },
-      '304': { description: 'Not modified (If-None-Match matched the ETag).' },
+      '206': { description: 'The requested range, with Content-Range.', headers: REQUEST_ID },
+      '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: REQUEST_ID },
       '403': error('Forged, altered or expired link.'),
       '404': error('Nothing uploaded yet.'),
-      '416': { description: 'Range not satisfiable; Content-Range: bytes */size.' },
+      '416': { description: 'Range not satisfiable; Content-Range: bytes */size.', headers: REQUEST_ID },
       '500': error('Internal Server Error'),
       '503': error(
         'Database unavailable, or the content replaced as the download started; retry after Retry-After.',

@@ -56,9 +56,28 @@ describe('the examples of the OpenAPI document', () => {
 
   it('uses ids of the form the server makes: <prefix>_ and 26 lower-case base32 characters', () => {
     const text = JSON.stringify([OPERATION_EXAMPLES, WEBHOOK_EXAMPLES]);
-    const ids = [...text.matchAll(new RegExp(`"(${ID_PREFIXES.join('|')})_[^"]*"`, 'g'))].map((m) => m[0]);
+    const ids = [...text.matchAll(new RegExp(`"(${ID_PREFIXES.join('|')})_[^"]*"(?!:)`, 'g'))].map(
+      (m) => m[0],
+    );
     expect(ids.length).toBeGreaterThan(100);
     expect(ids.filter((id) => !/^"[a-z]+_[0-9a-hjkmnp-tv-z]{26}"$/.test(id))).toEqual([]);
+  });
+
+  it('gives each id parameter an id of the resource it names, as the recorded exchange sent it', () => {
+    for (const [name, examples] of Object.entries(OPERATION_EXAMPLES)) {
+      for (const [param, value] of Object.entries(examples.parameters ?? {})) {
+        if (!param.endsWith('_id')) continue;
+        const prefix =
+          {
+            audience_session: 'session',
+            webhook_subscription: 'whsub',
+            delivery: 'whdel',
+            person_log: 'personlog',
+            account_log: 'accountlog',
+          }[param.slice(0, -3)] ?? param.slice(0, -3);
+        expect(value, `${name} ${param}`).toMatch(new RegExp(`^${prefix}_[0-9a-hjkmnp-tv-z]{26}$`));
+      }
+    }
   });
 
   it('puts an example on every JSON request body and 2xx JSON response of openapi.json', () => {

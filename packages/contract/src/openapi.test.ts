@@ -120,7 +120,63 @@ describe('openapi.json tells the whole truth', () => {
   });
 });
 
+type Responses = Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+const responsesOf = (op: Operation) => (op as unknown as { responses: Responses }).responses;
+
+describe('openapi.json reads the same in every generator and example-driven tester', () => {
+  it('gives every path and query parameter an example', () => {
+    const missing = operations().flatMap((op) =>
+      op.parameters
+        .filter(
+          (p) => (p.in === 'path' || p.in === 'query') && (p as { example?: unknown }).example === undefined,
+        )
+        .map((p) => `${op.operationId} ${p.in} ${p.name}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('names every operation and webhook in camelCase', () => {
+    const webhookIds = Object.values(committed.webhooks as Record<string, { post: Operation }>).map(
+      (item) => item.post.operationId,
+    );
+    expect(webhookIds).toContain('webhookPageVersionCreated');
+    for (const id of [...operations().map((op) => op.operationId), ...webhookIds])
+      expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
+  });
+
+  it('lists only tags that some operation carries', () => {
+    const used = new Set(
+      [
+        ...operations(),
+        ...Object.values(committed.webhooks as Record<string, { post: unknown }>).map((i) => i.post),
+      ].flatMap((op) => (op as { tags: string[] }).tags),
+    );
+    const tags = (committed.tags as Array<{ name: string }>).map((tag) => tag.name);
+    expect(tags.filter((tag) => !used.has(tag))).toEqual([]);
+    expect(tags).not.toContain('Page Links');
+  });
+
+  it('declares upload bodies as binary, application/octet-stream first, without a wildcard', () => {
+    for (const op of operations().filter((o) => o.operationId.startsWith('putAsset'))) {
+      const content = (op.requestBody as unknown as { content: Record<string, { schema: unknown }> }).content;
+      expect(Object.keys(content)[0]).toBe('application/octet-stream');
+      expect(Object.keys(content)).not.toContain('*/*');
+      for (const media of Object.values(content))
+        expect(media.schema).toEqual({ type: 'string', format: 'binary' });
+    }
+  });
+});
+
 describe('openapi.json declares every header the server sends', () => {
+  it('declares x-request-id on every answer of the signed downloads', () => {
+    const downloads = operations().filter((op) => op.operationId.startsWith('downloadAsset'));
+    expect(downloads).toHaveLength(2);
+    for (const op of downloads) {
+      for (const [status, response] of Object.entries(responsesOf(op)))
+        expect(response.headers?.['x-request-id'], `${op.operationId} ${status}`).toBeDefined();
+    }
+  });
+
   it('marks x-request-id required, with Retry-After on every 429 and 503', () => {
     expect(committed.components.headers.RequestId.required).toBe(true);
     for (const op of operations()) {
