@@ -53,7 +53,7 @@ async function strictList(
 async function unportableServer(): Promise<Server> {
   const tool = {
     name: 'nullable_as_type_array',
-    description: 'A tool written the way issue 16 found 62 warnings.',
+    description: 'A tool written the way the first strict inspector run found 62 warnings.',
     inputSchema: {
       type: 'object',
       properties: { since: { type: ['string', 'null'], description: 'Since' } },

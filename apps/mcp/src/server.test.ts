@@ -174,7 +174,7 @@ describe('errors as tool results', () => {
     expect(error.message.match(/-32602/g)).toHaveLength(1);
   });
 
-  it('declares in initialize that the tool and resource lists never change (issue 16, item 3)', () => {
+  it('declares in initialize that the tool and resource lists never change', () => {
     expect(mcp.client.getServerCapabilities()).toMatchObject({
       tools: { listChanged: false },
       resources: { listChanged: false },

@@ -29,7 +29,7 @@ describe('deriveTools', () => {
     }
   });
 
-  it('sets annotations that are true (issue 16, item 3)', () => {
+  it('sets annotations that are true', () => {
     for (const t of tools) {
       const meta = operationMeta(t.operation);
       expect(t.annotations.readOnlyHint).toBe(meta.kind === 'read');
@@ -126,7 +126,7 @@ describe('deriveTools', () => {
   });
 });
 
-describe('schemas in one portable style (issue 16, item 5; what inspector --strict checks)', () => {
+describe('schemas in one portable style (what inspector --strict checks)', () => {
   const MAPS = new Set(['properties', 'patternProperties']);
   const DATA = new Set(['enum', 'const', 'default', 'examples', 'required']);
   const VALIDATION = ['type', 'anyOf', 'oneOf', 'allOf', 'enum', 'const', 'not'];
@@ -170,7 +170,7 @@ describe('schemas in one portable style (issue 16, item 5; what inspector --stri
   });
 });
 
-describe('wording for a model (issue 16, item 5)', () => {
+describe('wording for a model', () => {
   it('says error codes, not HTTP statuses, request bodies or query parameters', () => {
     const texts = JSON.stringify(tools.map((t) => [t.description, t.inputSchema, t.outputSchema]));
     const descriptions = [...texts.matchAll(/"description":"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]);
@@ -184,7 +184,7 @@ describe('wording for a model (issue 16, item 5)', () => {
   });
 });
 
-describe('input properties described for a model (issue 16, item 5)', () => {
+describe('input properties described for a model', () => {
   /** Every property of an input schema at any depth, as `tool path` with its description. */
   function properties(node: Record<string, unknown>, path: string): [string, unknown][] {
     const own = Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>);

@@ -28,7 +28,7 @@ describe('selectTools', () => {
     );
   });
 
-  it('offers only toolsets that select a tool (issue 16, item 6)', () => {
+  it('offers only toolsets that select a tool', () => {
     for (const slug of TOOLSETS) expect(names({ toolsets: [slug] }).length, slug).toBeGreaterThan(0);
     expect(TOOLSETS).not.toContain('page-links');
     expect(TOOLSETS).not.toContain('topic-entries');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { signDelivery } from './sign.js';
 
 // Fixed secrets, a fixed timestamp and a non-ASCII body, checked against the reference signers of
-// both schemes, so a wrong byte anywhere in a signature shows up (issue 24's mutation run).
+// both schemes, so a wrong byte anywhere in a signature shows up (as mutation testing showed).
 
 const secretA = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const secretB = 'whsec_+/8A/+7d3MzLu6qZiHdmVUQzIhEAAP8+/w==';
