@@ -1,11 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ContractTest, NOT_EXAMPLE_DRIVEN, prepareContractTest } from './lib/contract-test.js';
+import { type Recording, recordExamples, renderExamples, shapeDifferences } from './lib/examples.js';
 import { Recorder } from './lib/exchanges.js';
 import { generateAndCompile } from './lib/generated-client.js';
+import { generateAndCompileFetch } from './lib/openapi-fetch-client.js';
 import { type ApiServer, freePort, type Running, startPrism, startServer } from './lib/processes.js';
 import { type Canonical, driveSuccess } from './lib/traffic.js';
 import { ASSET_MAX_BYTES, errorCalls, idempotencyConflict } from './lib/traffic-errors.js';
@@ -14,15 +18,56 @@ import { startUpstream, type Upstream } from './lib/upstream.js';
 
 /** The committed document, exactly as the package ships it. */
 const DOCUMENT = createRequire(import.meta.url).resolve('@customer-api/contract/openapi.json');
+type Media = { content?: Record<string, { example?: unknown }> };
 type Operation = {
   operationId: string;
-  parameters?: Array<{ in?: string; $ref?: string }>;
-  responses: Record<string, unknown>;
+  parameters?: Array<{ in?: string; $ref?: string; name?: string; example?: unknown }>;
+  requestBody?: Media;
+  responses: Record<string, Media>;
 };
 const committed = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as {
   paths: Record<string, Record<string, Operation>>;
-  webhooks: Record<string, Record<string, unknown>>;
+  webhooks: Record<string, { post: Operation }>;
 };
+/**
+ * `OPENAPI_EXAMPLES=write` (`pnpm --filter @customer-api/openapi-check examples`): the recorded
+ * traffic is written as the contract's examples instead of being compared with them.
+ */
+const WRITE_EXAMPLES = process.env.OPENAPI_EXAMPLES === 'write';
+const EXAMPLES_SOURCE = join(dirname(DOCUMENT), 'src/openapi-examples.ts');
+
+/** The examples the committed document carries, in the shape of a recording. */
+function committedExamples(): Recording {
+  const json = (media: Media | undefined) => media?.content?.['application/json']?.example;
+  const operations: Recording['operations'] = {};
+  for (const op of OPERATIONS) {
+    const parameters = Object.fromEntries(
+      (op.parameters ?? []).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]),
+    );
+    const responses = Object.fromEntries(
+      Object.entries(op.responses)
+        .filter(([, response]) => json(response) !== undefined)
+        .map(([status, response]) => [status, json(response)]),
+    );
+    const request = json(op.requestBody);
+    operations[op.operationId] = {
+      ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
+      ...(request === undefined ? {} : { request }),
+      responses,
+    } as Recording['operations'][string];
+  }
+  const webhooks = Object.fromEntries(
+    Object.entries(committed.webhooks).map(([type, item]) => [type, json(item.post.requestBody)]),
+  );
+  return { operations, webhooks } as Recording;
+}
+
+/** Writes the recording as the contract's examples, formatted as Biome keeps the repository. */
+function writeExamples(recording: Recording): void {
+  writeFileSync(EXAMPLES_SOURCE, renderExamples(recording));
+  const biome = join(dirname(DOCUMENT), '../../node_modules/.bin/biome');
+  execFileSync(biome, ['format', '--write', EXAMPLES_SOURCE], { stdio: 'inherit' });
+}
 const OPERATIONS = Object.values(committed.paths).flatMap((item) => Object.values(item));
 const EVENT_TYPES = Object.keys(committed.webhooks);
 /** Per-key window: above what the owner key sends before its window is spent on purpose. */
@@ -114,12 +159,16 @@ let server: ApiServer;
 let proxy: Running;
 let upstream: Upstream;
 let generated: ReturnType<typeof generateAndCompile>;
+let fetchClient: ReturnType<typeof generateAndCompileFetch>;
+let contractTest: Promise<ContractTest>;
 
 beforeAll(async () => {
   const started = performance.now();
   dir = await mkdtemp(join(tmpdir(), 'openapi-check-'));
   // The client is generated and compiled while the server and the proxy start.
   generated = generateAndCompile(DOCUMENT, join(dir, 'generated'));
+  fetchClient = generateAndCompileFetch(DOCUMENT, join(dir, 'openapi-fetch'));
+  contractTest = prepareContractTest(DOCUMENT, dir);
   // Prism validates paths: the webhooks are added as paths /hooks/<type>, each its webhook's
   // operation unchanged (headers, body, response); the API's paths stay as committed.
   const document = join(dir, 'openapi-with-hooks.json');
@@ -157,6 +206,14 @@ beforeAll(async () => {
       'generated client',
       generated.catch(() => undefined),
     ),
+    timed(
+      'openapi-typescript types',
+      fetchClient.catch(() => undefined),
+    ),
+    timed(
+      'portman collection',
+      contractTest.catch(() => undefined),
+    ),
   ]);
   console.info(`[openapi-check] ready: ${ready.join(', ')}`);
 });
@@ -175,6 +232,29 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
       sameTitle: true,
       listed: 1,
     });
+  });
+
+  it('types generated by openapi-typescript, called through openapi-fetch, pass `tsc --strict` and call the real server', async () => {
+    const client = await fetchClient;
+    expect(client.typeErrors).toBe('');
+    expect(await client.calls(server.url, server.keys.owner)).toEqual({
+      statuses: [201, 200, 200, 201, 200, 200],
+      sameTitle: true,
+      listed: 1,
+      downloaded: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+      contentType: 'image/svg+xml',
+    });
+  });
+
+  it('an example-driven contract test (Portman, run by Newman) passes against the real server', async () => {
+    const test = await contractTest;
+    const result = await test.run(server.url, server.keys.owner);
+    console.info(
+      `[openapi-check] contract test: ${result.requests.length} requests, ${result.failures.length} failed assertions; portman ${test.portmanMs} ms, newman ${result.newmanMs} ms`,
+    );
+    expect(result.failures).toEqual([]);
+    const driven = OPERATIONS.map((op) => op.operationId).filter((id) => !NOT_EXAMPLE_DRIVEN.includes(id));
+    expect(new Set(result.requests.map((r) => r.operation))).toEqual(new Set(driven));
   });
 
   it('every operation and webhook: the traffic through `prism proxy --errors` has no violation', async () => {
@@ -202,6 +282,8 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     await Promise.race([upstream.waitFor(EVENT_TYPES), refused, missingAfter(WEBHOOKS_WAIT_MS, subs)]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
+    const recording = recordExamples(committed, rec, canonical, upstream.bodies);
+    if (WRITE_EXAMPLES) writeExamples(recording);
 
     const byId = new Map(OPERATIONS.map((op) => [op.operationId, op]));
     const declared = (operationId: string) =>
@@ -245,6 +327,18 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
       `[openapi-check] ${rec.exchanges.length} exchanges validated over ${coverage.size} of ${OPERATIONS.length} operations (${[...coverage.keys()].sort().join(', ')}), and ${upstream.received.length} webhook deliveries (${EVENT_TYPES.join(', ')}); not provoked: 500 and 503, and 400 where only a request the document forbids gets it; ${phases.join(', ')}`,
     );
     expect(missing).toEqual([]);
+    // The document's examples still look like what the server answers now (regenerate: WRITE_EXAMPLES).
+    const examples = committedExamples();
+    const stale = [
+      ...Object.entries(recording.operations).flatMap(([name, live]) =>
+        shapeDifferences(examples.operations[name] ?? {}, live).map((d) => `${name} ${d}`),
+      ),
+      ...Object.entries(recording.webhooks).flatMap(([type, live]) =>
+        shapeDifferences(examples.webhooks[type], live).map((d) => `${type} ${d}`),
+      ),
+    ];
+    if (!WRITE_EXAMPLES)
+      expect(stale, 'run `pnpm --filter @customer-api/openapi-check examples`').toEqual([]);
     expect([...coverage.keys()].sort()).toEqual(OPERATIONS.map((op) => op.operationId).sort());
     expect(new Set(upstream.received)).toEqual(new Set(EVENT_TYPES));
     // About 320 exchanges through Prism, each validated: 8 s alone, 74 s beside the other suites

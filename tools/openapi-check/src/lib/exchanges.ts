@@ -34,6 +34,8 @@ const ANSWER_KEPT_CHARS = 600;
 /** Sends calls through the proxy and keeps every exchange with its violations. */
 export class Recorder {
   readonly exchanges: Exchange[] = [];
+  /** What each call was answered: its status and JSON body (the examples are taken from these). */
+  readonly answers = new Map<Call, { status: number; body: unknown }>();
 
   constructor(private readonly base: string) {}
 
@@ -81,6 +83,7 @@ export class Recorder {
     // not reach the server) is in the body.
     if (res.status !== call.expect) exchange.answer = text.slice(0, ANSWER_KEPT_CHARS);
     this.exchanges.push(exchange);
+    this.answers.set(call, { status: res.status, body: json });
     return { body: json, headers: res.headers };
   }
 

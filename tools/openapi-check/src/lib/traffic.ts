@@ -146,19 +146,20 @@ export async function driveSuccess(
       body: {},
     });
 
-    await call({
-      operation: 'createAudienceMessage',
-      method: 'POST',
-      path: `${a}/messages`,
-      expect: 201,
-      body: { role: 'user', content: 'Focus the page on freight forwarders.' },
-    });
-    const answer = await rec.send({
+    await rec.send({
       operation: 'createAudienceMessage',
       method: 'POST',
       path: `${a}/messages`,
       expect: 201,
       key,
+      body: { role: 'user', content: 'Focus the page on freight forwarders.' },
+    });
+    // The canonical message (the example) is the one with changes: it is the one that restores.
+    const answer = await call({
+      operation: 'createAudienceMessage',
+      method: 'POST',
+      path: `${a}/messages`,
+      expect: 201,
       body: {
         role: 'assistant',
         content: 'I updated the context.',
@@ -171,7 +172,7 @@ export async function driveSuccess(
         ],
       },
     });
-    const m = `${a}/messages/${str(answer.body, 'messageId')}`;
+    const m = `${a}/messages/${str(answer, 'messageId')}`;
     await call({ operation: 'getAudienceMessages', method: 'GET', path: `${a}/messages`, expect: 200 });
     await call({
       operation: 'restoreAudienceMessage',

@@ -11,6 +11,8 @@ export interface Upstream {
   url: string;
   /** Event types of the deliveries received, in order. */
   received: string[];
+  /** The body of the first delivery of each event type, parsed. */
+  bodies: Map<string, unknown>;
   /** Resolves once a delivery of every given type has arrived. */
   waitFor(types: readonly string[]): Promise<void>;
   close(): Promise<void>;
@@ -19,13 +21,17 @@ export interface Upstream {
 /** Starts the upstream on loopback; `server` is the real server's base address. */
 export async function startUpstream(server: string): Promise<Upstream> {
   const received: string[] = [];
+  const bodies = new Map<string, unknown>();
   const waiting: Array<() => void> = [];
   const http = createServer((req, res) => {
     const url = req.url ?? '/';
     if (url.startsWith('/hooks/')) {
-      req.resume();
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        received.push(decodeURIComponent(url.slice('/hooks/'.length)));
+        const type = decodeURIComponent(url.slice('/hooks/'.length));
+        received.push(type);
+        if (!bodies.has(type)) bodies.set(type, JSON.parse(Buffer.concat(chunks).toString('utf8')));
         for (const wake of waiting.splice(0)) wake();
         res.writeHead(200).end();
       });
@@ -44,6 +50,7 @@ export async function startUpstream(server: string): Promise<Upstream> {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    bodies,
     waitFor: async (types) => {
       while (!types.every((type) => received.includes(type))) {
         await new Promise<void>((resolve) => waiting.push(resolve));
