@@ -82,3 +82,8 @@ export async function publishedVersions(registry: Registry, name: string, cwd: s
   const versions = JSON.parse(json) as string | string[];
   return Array.isArray(versions) ? versions : [versions];
 }
+
+/** The git tags of the scratch repository (changeset publish makes `<name>@<version>` for each release). */
+export async function gitTags(repo: string): Promise<string[]> {
+  return (await run('git', ['tag', '--list'], repo)).split('\n').filter(Boolean);
+}

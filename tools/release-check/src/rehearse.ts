@@ -8,7 +8,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createKey, freePort, runCli, serverEnv, startServer, tempDir } from '@customer-api/test-server';
-import { buildPublishables, changesetPublish, prepareRepository, publishedVersions } from './publish.js';
+import {
+  buildPublishables,
+  changesetPublish,
+  gitTags,
+  prepareRepository,
+  publishedVersions,
+} from './publish.js';
 import { consumeFromRegistry, npxMcp } from './published.js';
 import { copyWorkspace, PUBLISHABLE, versionPackages } from './scratch.js';
 import { startVerdaccio } from './verdaccio.js';
@@ -35,14 +41,20 @@ try {
   await buildPublishables(root, repo);
   step('pnpm run build in each publishable package (what pnpm release does first)');
   await changesetPublish(repo);
+  const tags = await gitTags(repo);
   for (const { name } of PUBLISHABLE) {
     const held = await publishedVersions(registry, name, scratch);
     if (!held.includes(versions.get(name) ?? '')) {
       throw new Error(`${name}: the registry holds ${held.join(', ')}, not ${versions.get(name)}`);
     }
+    if (!tags.includes(`${name}@${versions.get(name)}`)) {
+      throw new Error(
+        `changeset publish made no git tag ${name}@${versions.get(name)} (tags: ${tags.join(', ')})`,
+      );
+    }
   }
   step(
-    `pnpm changeset publish: ${PUBLISHABLE.map((p) => `${p.name}@${versions.get(p.name)}`).join(', ')} on the registry`,
+    `pnpm changeset publish: ${PUBLISHABLE.map((p) => `${p.name}@${versions.get(p.name)}`).join(', ')} on the registry, each tagged in git`,
   );
 
   const data = await tempDir('release-rehearsal-data-');
