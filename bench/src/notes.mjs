@@ -160,6 +160,34 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
+  webhookPeers: `**This run (2026-11-27 13:49, load average 16 to 37: other engineers' builds and
+tests on the same two cores; 3 rounds, not 5, to fit the session).** Absolute rates are a third
+to a fifth of an idle machine's (the issue's hand measurement had ours at 3,685/s and
+graphile-worker with its local queue at 6,545/s at 10,000 events); read the ratios within a round,
+and even those moved by ±40 % between rounds here. At 10,000 events graphile-worker with its
+local queue was ahead of ours in two rounds of three (ours at 0.75 and 0.83 of it) and behind in
+one (1.46); BullMQ level (0.70 to 1.19); graphile-worker's defaults and pg-boss behind in every
+round (ours at 1.45 and 1.71 of them or more). At a low rate every durable peer's median p50 and
+p99 is below ours'. The large backlog above grew the dispatcher's RSS by 19 % in this run, drained
+at 751 deliveries/s instead of the 7,238 of the last quiet run; not investigated yet.
+
+**Where ours pays (from the statements, not yet a profile of this run).** Per delivery ours writes
+the outbox row and marks it fanned out, inserts the attempt and adds it to the tenant's counter
+(batched), leases it (an \`UPDATE\`) and records the outcome (a batched \`UPDATE\`): five row
+versions and a share of four statements. graphile-worker with its local queue inserts the job,
+locks 17 at a time and deletes them in batches: three row versions and fewer statements; pg-boss
+inserts and updates twice. Ours' fan-out, the per-tenant shares of the claim (a skip scan per
+tenant and subscription) and the delivery log are what the peers do not do; the log-row variant
+shows what one log row costs a peer (graphile-worker's local queue falls from 1,061 to 408
+deliveries/s and its PostgreSQL CPU rises from 233 to 739 µs per delivery, three times ours).
+At a low rate an idle dispatcher needs three round trips after the \`NOTIFY\` (the pending read and the fan-out statement, then the
+claim) where graphile-worker and pg-boss need one fetch: that is the p50 gap.
+
+**Plan.** Fan-out that leases the attempts it inserts while the dispatcher has room (one row
+version and one round trip fewer per fresh event, and a single round trip from \`NOTIFY\` to
+send), and the outbox mark folded into the same statement; then profile both again (a CPU
+profile of each worker: \`BENCH_PEERS_PROFILE\`).`,
+
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
 

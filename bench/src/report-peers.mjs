@@ -1,6 +1,7 @@
 // Scenario 4's table against the job queues (webhooks.peers, webhooks.peersOurs, webhooks.vsBestPeer)
 // and its targets, in Markdown.
 import { fmtSpread } from './lib/stats.mjs';
+import { NOTES } from './notes.mjs';
 
 const verdict = (ok) => (ok ? '**met**' : '**missed**');
 const f0 = (s) => fmtSpread(s, 0);
@@ -110,5 +111,7 @@ export function peersSection(w) {
       .join(
         ', ',
       )}): p50 ${vs.latency.oursP50.toFixed(1)} vs ${vs.latency.bestP50.toFixed(1)} ms ${verdict(vs.latency.oursP50 <= vs.latency.bestP50)}, p99 ${vs.latency.oursP99.toFixed(1)} vs ${vs.latency.bestP99.toFixed(1)} ms ${verdict(vs.latency.oursP99 <= vs.latency.bestP99)}. Distance to the limit: ours / plain undici POSTs ${f2(vs.undici)}.`,
+    '',
+    NOTES.webhookPeers,
   ];
 }

@@ -7,6 +7,9 @@
 // worker RSS); the largest again with one delivery-log row written per peer job; commit-to-receipt
 // latency at LATENCY_RATE events/s; and a kill -9 of the worker a third into a stream of
 // CRASH_EVENTS still being committed, with duplicates and losses counted. Prints one JSON line.
+// While working on the engine: SYSTEMS_ONLY=ours,graphile-worker-local-queue runs some systems
+// (their drains only), and BENCH_PEERS_PROFILE=<dir> writes each worker process's CPU profile
+// there (node --cpu-prof, file names starting with the system's name).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
@@ -139,8 +142,11 @@ const expect = (jobs) => {
 /** Worker processes of `system`; one that exits unasked fails the wait under way ({@link arrived}). */
 function startWorkers(system, options) {
   const { args, env } = workerCommand(system, round, options);
-  return Array.from({ length: system.processes }, () => {
-    const child = spawn(process.execPath, args, {
+  const dir = process.env.BENCH_PEERS_PROFILE;
+  return Array.from({ length: system.processes }, (_, i) => {
+    const name = `${system.name}-${Date.now()}-${i}.cpuprofile`;
+    const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`] : [];
+    const child = spawn(process.execPath, [...profile, ...args], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -313,8 +319,10 @@ async function crash(system) {
   }
 }
 
-const order = SYSTEMS.map((_, i) => SYSTEMS[(i + ROUND) % SYSTEMS.length]);
-const results = Object.fromEntries(SYSTEMS.map((s) => [s.name, { drains: {} }]));
+const only = process.env.SYSTEMS_ONLY?.split(',');
+const chosen = only ? SYSTEMS.filter((s) => only.includes(s.name)) : SYSTEMS;
+const order = chosen.map((_, i) => chosen[(i + ROUND) % chosen.length]);
+const results = Object.fromEntries(chosen.map((s) => [s.name, { drains: {} }]));
 const began = performance.now();
 const step = (line) =>
   process.stderr.write(
@@ -327,15 +335,15 @@ for (const size of SIZES) {
   }
 }
 const largest = Math.max(...SIZES);
-for (const system of order.filter((s) => !s.name.startsWith('ours') && s.name !== 'undici')) {
+for (const system of only ? [] : order.filter((s) => !s.name.startsWith('ours') && s.name !== 'undici')) {
   step(`${system.name} drains ${largest}, writing a log row per delivery`);
   results[system.name].logged = await drain(system, largest, { logRow: true });
 }
-for (const system of order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+for (const system of only ? [] : order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
   step(`${system.name} latency`);
   results[system.name].latency = await latency(system);
 }
-for (const system of order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+for (const system of only ? [] : order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
   step(`${system.name} kill -9`);
   results[system.name].crash = await crash(system);
 }
