@@ -926,7 +926,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
             attempt: 1,
             status: 'succeeded',
             responseStatus: 200,
-            durationMs: 177,
+            durationMs: 120,
             error: null,
             createdAt: '2026-11-24T09:00:26.000Z',
             nextAttemptAt: null,

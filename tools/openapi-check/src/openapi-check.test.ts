@@ -1,12 +1,17 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ContractTest, NOT_EXAMPLE_DRIVEN, prepareContractTest } from './lib/contract-test.js';
-import { type Recording, recordExamples, renderExamples, shapeDifferences } from './lib/examples.js';
+import { recordExamples, shapeDifferences } from './lib/examples.js';
+import {
+  committedExamples,
+  type DocumentOperation,
+  type ExampleDocument,
+  writeExamples,
+} from './lib/examples-file.js';
 import { Recorder } from './lib/exchanges.js';
 import { generateAndCompile } from './lib/generated-client.js';
 import { generateAndCompileFetch } from './lib/openapi-fetch-client.js';
@@ -18,56 +23,14 @@ import { startUpstream, type Upstream } from './lib/upstream.js';
 
 /** The committed document, exactly as the package ships it. */
 const DOCUMENT = createRequire(import.meta.url).resolve('@customer-api/contract/openapi.json');
-type Media = { content?: Record<string, { example?: unknown }> };
-type Operation = {
-  operationId: string;
-  parameters?: Array<{ in?: string; $ref?: string; name?: string; example?: unknown }>;
-  requestBody?: Media;
-  responses: Record<string, Media>;
-};
-const committed = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as {
-  paths: Record<string, Record<string, Operation>>;
-  webhooks: Record<string, { post: Operation }>;
-};
+type Operation = DocumentOperation;
+const committed = JSON.parse(readFileSync(DOCUMENT, 'utf8')) as ExampleDocument;
 /**
  * `OPENAPI_EXAMPLES=write` (`pnpm --filter @customer-api/openapi-check examples`): the recorded
  * traffic is written as the contract's examples instead of being compared with them.
  */
 const WRITE_EXAMPLES = process.env.OPENAPI_EXAMPLES === 'write';
-const EXAMPLES_SOURCE = join(dirname(DOCUMENT), 'src/openapi-examples.ts');
 
-/** The examples the committed document carries, in the shape of a recording. */
-function committedExamples(): Recording {
-  const json = (media: Media | undefined) => media?.content?.['application/json']?.example;
-  const operations: Recording['operations'] = {};
-  for (const op of OPERATIONS) {
-    const parameters = Object.fromEntries(
-      (op.parameters ?? []).filter((p) => p.example !== undefined).map((p) => [p.name, p.example]),
-    );
-    const responses = Object.fromEntries(
-      Object.entries(op.responses)
-        .filter(([, response]) => json(response) !== undefined)
-        .map(([status, response]) => [status, json(response)]),
-    );
-    const request = json(op.requestBody);
-    operations[op.operationId] = {
-      ...(Object.keys(parameters).length > 0 ? { parameters } : {}),
-      ...(request === undefined ? {} : { request }),
-      responses,
-    } as Recording['operations'][string];
-  }
-  const webhooks = Object.fromEntries(
-    Object.entries(committed.webhooks).map(([type, item]) => [type, json(item.post.requestBody)]),
-  );
-  return { operations, webhooks } as Recording;
-}
-
-/** Writes the recording as the contract's examples, formatted as Biome keeps the repository. */
-function writeExamples(recording: Recording): void {
-  writeFileSync(EXAMPLES_SOURCE, renderExamples(recording));
-  const biome = join(dirname(DOCUMENT), '../../node_modules/.bin/biome');
-  execFileSync(biome, ['format', '--write', EXAMPLES_SOURCE], { stdio: 'inherit' });
-}
 const OPERATIONS = Object.values(committed.paths).flatMap((item) => Object.values(item));
 const EVENT_TYPES = Object.keys(committed.webhooks);
 /** Per-key window: above what the owner key sends before its window is spent on purpose. */
@@ -283,7 +246,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
     const recording = recordExamples(committed, rec, canonical, upstream.bodies);
-    if (WRITE_EXAMPLES) writeExamples(recording);
+    if (WRITE_EXAMPLES) writeExamples(DOCUMENT, recording);
 
     const byId = new Map(OPERATIONS.map((op) => [op.operationId, op]));
     const declared = (operationId: string) =>
@@ -328,7 +291,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     );
     expect(missing).toEqual([]);
     // The document's examples still look like what the server answers now (regenerate: WRITE_EXAMPLES).
-    const examples = committedExamples();
+    const examples = committedExamples(committed);
     const stale = [
       ...Object.entries(recording.operations).flatMap(([name, live]) =>
         shapeDifferences(examples.operations[name] ?? {}, live).map((d) => `${name} ${d}`),
