@@ -171,7 +171,19 @@ round (ours at 1.45 and 1.71 of them or more). At a low rate every durable peer'
 p99 is below ours'. The large backlog above grew the dispatcher's RSS by 19 % in this run, drained
 at 751 deliveries/s instead of the 7,238 of the last quiet run; not investigated yet.
 
-**Where ours pays (from the statements, not yet a profile of this run).** Per delivery ours writes
+**Profile (2026-11-27 14:25, same load).** One round of ours and graphile-worker with its local
+queue alone, 10,000 events, each worker under \`--cpu-prof\` (\`SYSTEMS_ONLY\`, \`BENCH_PEERS_PROFILE\`):
+1,193 against 1,346 deliveries/s; worker CPU 459 against 395 µs per delivery, PostgreSQL 332
+against 261. During the drain both workers are idle 46 % of the time (waiting on PostgreSQL and
+the receiver); of the rest, socket writes are the largest item in both (21 % of ours' samples,
+16 % of graphile-worker's), then undici (6 %, 8 %), ours' delivery code 5 % and graphile-worker's
+3 %, the pg driver 3 to 4 %, garbage collection 2 % and 3 %: no hot spot in ours' own code. Ours'
+dispatcher spends about 4.5 s of CPU starting (1.8 s of it Node looking up the package scope of
+each ESM file of the server's build), graphile-worker about 1 s: not in deliveries/s, but it is
+why a dispatcher takes seconds to start on a loaded machine. The gap is in the database (row
+versions, statements and round trips per delivery), not in the worker process.
+
+**Where ours pays.** Per delivery ours writes
 the outbox row and marks it fanned out, inserts the attempt and adds it to the tenant's counter
 (batched), leases it (an \`UPDATE\`) and records the outcome (a batched \`UPDATE\`): five row
 versions and a share of four statements. graphile-worker with its local queue inserts the job,
