@@ -160,18 +160,20 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
-  webhookPeers: `**This run (2026-11-27 13:49, load average 16 to 37: other engineers' builds and
-tests on the same two cores; 3 rounds, not 5, to fit the session).** Absolute rates are a third
-to a fifth of an idle machine's (the issue's hand measurement had ours at 3,685/s and
-graphile-worker with its local queue at 6,545/s at 10,000 events); read the ratios within a round,
-and even those moved by ±40 % between rounds here. At 10,000 events graphile-worker with its
-local queue was ahead of ours in two rounds of three (ours at 0.75 and 0.83 of it) and behind in
-one (1.46); BullMQ level (0.70 to 1.19); graphile-worker's defaults and pg-boss behind in every
-round (ours at 1.45 and 1.71 of them or more). At a low rate every durable peer's median p50 and
-p99 is below ours'. The large backlog above grew the dispatcher's RSS by 19 % in this run, drained
-at 751 deliveries/s instead of the 7,238 of the last quiet run; not investigated yet.
+  webhookPeers: `**This run (2026-11-27 14:29, load average about 2, 5 rounds).** At 10,000 events
+ours (1 process) delivered 3,283/s, graphile-worker with its local queue 2,814/s, BullMQ 3,595/s,
+pg-boss 1,548/s and graphile-worker's defaults 1,293/s (medians); within the rounds ours was 0.80
+to 1.17 × the local-queue graphile-worker (median 0.96), 1.80 to 2.83 × its defaults, 1.40 to
+2.36 × pg-boss, 0.64 to 0.91 × BullMQ and 0.35 × undici. Two dispatchers were slower than one on
+two cores shared with PostgreSQL and the receiver. PostgreSQL CPU per delivery: ours 156 µs, the
+local-queue graphile-worker 168, pg-boss 372, graphile-worker's defaults 625. At a low rate every
+durable peer reaches the receiver sooner (p50 3.2 to 3.5 ms against ours' 6.3, p99 9.9 to 22
+against 30.8). An earlier run the same day (13:49, load average 16 to 37, 3 rounds) gave the same
+order, with ratios moving by ±40 % between rounds. The large backlog above grew the dispatcher's
+RSS by 23 % in this run (19 % in the loaded one), where the 2026-11-24 run drained it flat; not
+investigated yet.
 
-**Profile (2026-11-27 14:25, same load).** One round of ours and graphile-worker with its local
+**Profile (2026-11-27 14:25, load average falling from 12).** One round of ours and graphile-worker with its local
 queue alone, 10,000 events, each worker under \`--cpu-prof\` (\`SYSTEMS_ONLY\`, \`BENCH_PEERS_PROFILE\`):
 1,193 against 1,346 deliveries/s; worker CPU 459 against 395 µs per delivery, PostgreSQL 332
 against 261. During the drain both workers are idle 46 % of the time (waiting on PostgreSQL and
@@ -190,8 +192,8 @@ versions and a share of four statements. graphile-worker with its local queue in
 locks 17 at a time and deletes them in batches: three row versions and fewer statements; pg-boss
 inserts and updates twice. Ours' fan-out, the per-tenant shares of the claim (a skip scan per
 tenant and subscription) and the delivery log are what the peers do not do; the log-row variant
-shows what one log row costs a peer (graphile-worker's local queue falls from 1,061 to 408
-deliveries/s and its PostgreSQL CPU rises from 233 to 739 µs per delivery, three times ours).
+shows what one log row costs a peer (graphile-worker's local queue falls from 2,814 to 1,319
+deliveries/s and its PostgreSQL CPU rises from 168 to 586 µs per delivery, 3.8 times ours).
 At a low rate an idle dispatcher needs three round trips after the \`NOTIFY\` (the pending read and the fan-out statement, then the
 claim) where graphile-worker and pg-boss need one fetch: that is the p50 gap.
 
