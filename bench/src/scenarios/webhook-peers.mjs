@@ -15,7 +15,7 @@ const DURABLE_PEERS = SYSTEMS.filter((s) => s.durable && !s.name.startsWith('our
 /** Sizes and rounds of a full, quick or smoke run (BENCH_PEER_ROUNDS overrides the rounds). */
 function plan(ctx) {
   const base = ctx.smoke
-    ? { sizes: [100, 300], rounds: 1, latencySeconds: 1, crashEvents: 300 }
+    ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300 }
     : ctx.quick
       ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000 }
       : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 5, crashEvents: 3000 };
