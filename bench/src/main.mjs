@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // pnpm bench [--quick | --smoke] [--only=overhead,scale,...] [--write] [--render]
-// Runs every scenario of issue 8 in one go on this machine and writes docs/benchmarks.md (a full
+// Runs every scenario in one go on this machine and writes docs/benchmarks.md (a full
 // run, or --write) or bench/results/quick.md (--quick). --smoke (CI's Node 24 pass) runs every
 // scenario at the smallest sizes that still produce each figure, writes bench/results/smoke.md,
 // never docs/, and exits non-zero when a scenario throws or leaves a figure empty (NaN, no

@@ -1,4 +1,4 @@
-// Scenario 8 (issue 22): what `Idempotency-Key` costs. (a) p50/p99 of createAccountLog and
+// Scenario 8: what `Idempotency-Key` costs. (a) p50/p99 of createAccountLog and
 // createPage with and without the header, interleaved on one connection in the same run, so both
 // see the same machine; (b) the key table after 100,000 keyed creations, with the default TTL
 // (every row kept) and with a 10 s TTL (the sweep holds it to about one TTL of writes).

@@ -1,4 +1,4 @@
-// Observability overhead (issue 15): GET /v0/pages?limit=20 on our server with metrics off, with
+// Observability overhead: GET /v0/pages?limit=20 on our server with metrics off, with
 // metrics on (METRICS_PORT) and traces off, and with metrics on and every request traced to an
 // OTLP collector in this process, each against a bare Fastify route in the same round.
 //
