@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { CHROMIUM } from '@customer-api/test-server';
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RealServer, startRealServer } from './test/real-server.js';
 import {
   bunBinary,
-  CHROMIUM,
   denoBinary,
   denoCodeModules,
   exportTarget,

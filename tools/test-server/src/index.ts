@@ -1,6 +1,7 @@
 // Starting the real server in tests and benchmarks: a free port, the built CLI as a child
 // process, its keys, its readiness, and its stop.
 
+export { CHROMIUM, CHROMIUM_FLAGS } from './chromium.js';
 export {
   type Cluster,
   type ClusterOptions,

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CHROMIUM, CHROMIUM_FLAGS } from '@customer-api/test-server';
 import { build } from 'esbuild';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../test/chromium.js';
 import { createSeeder, type TestTenant } from '../test/seed.js';
 import { testConfig } from '../test/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
@@ -75,7 +75,7 @@ describe.runIf(runs)('a browser page calling the API from another origin', () =>
     });
     apiUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     tenant = await createSeeder(app, testDb.database.db).tenant();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS] });
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
+import { CHROMIUM, CHROMIUM_FLAGS } from '@customer-api/test-server';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { loadTestSettings } from '../config.js';
-import { CHROMIUM, CHROMIUM_FLAGS } from '../test/chromium.js';
 import { createSeeder, type TestTenant } from '../test/seed.js';
 import { testConfig } from '../test/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
@@ -46,7 +46,7 @@ describe.runIf(runs)('reference page in headless Chromium', () => {
     });
     baseUrl = await app.listen({ host: '127.0.0.1', port: 0 });
     tenant = await createSeeder(app, testDb.database.db).tenant();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS] });
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { CHROMIUM, CHROMIUM_FLAGS } from '@customer-api/test-server';
 import { type Browser, chromium } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
@@ -119,21 +120,6 @@ export function exportTarget(packageRoot: string, conditions: string[]): string 
   return target.replace(/^\.\//, '');
 }
 
-/** Debian's `chromium` package, as the server's browser tests use it; `.ci/run` installs it. */
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** The server's browser tests' flags: headless, and no background traffic to unreachable hosts. */
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 /** Headless Chromium through playwright-core; fails, naming the fix, where it is not installed. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
@@ -142,7 +128,7 @@ export async function launchChromium(): Promise<Browser> {
         "install Debian's chromium (apt-get install chromium), as .ci/run does.",
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS] });
 }
 
 /** A static site on loopback serving a page that loads `/check.js` as a module, once it is set. */

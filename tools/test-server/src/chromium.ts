@@ -1,11 +1,11 @@
-/** Debian's `chromium` package; `.ci/run` installs it when missing. */
+/** Debian's `chromium` package, which the browser tests drive; `.ci/run` installs it when missing. */
 export const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * Flags for headless Chromium on this machine: without the background-networking ones it keeps
  * trying hosts the closed network refuses.
  */
-export const CHROMIUM_FLAGS: string[] = [
+export const CHROMIUM_FLAGS: readonly string[] = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
