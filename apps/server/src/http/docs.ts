@@ -64,7 +64,9 @@ const PAGE = `<!doctype html>
 /**
  * Start-up script. The served document lists the default local address as its server; the page
  * replaces it with the address it was loaded from, so that try-it-out calls this very server
- * whatever its host, port or path prefix.
+ * whatever its host, port or path prefix. It also drops the `cursor` parameters' examples, which
+ * try-it-out would send: a cursor is bound to the tenant and listing that received it, so the
+ * document's example is refused by every server, and a first "Execute" must list the first page.
  */
 const INIT_SCRIPT = `'use strict';
 (async function () {
@@ -72,6 +74,16 @@ const INIT_SCRIPT = `'use strict';
   const response = await fetch(here + '/openapi.json', { headers: { accept: 'application/json' } });
   const spec = await response.json();
   spec.servers = [{ url: here, description: 'this server' }];
+  for (const item of Object.values(spec.paths || {})) {
+    for (const operation of Object.values(item || {})) {
+      for (const parameter of (operation && operation.parameters) || []) {
+        if (parameter.name === 'cursor') {
+          delete parameter.example;
+          delete parameter.examples;
+        }
+      }
+    }
+  }
   window.ui = SwaggerUIBundle({
     spec: spec,
     dom_id: '#swagger-ui',
