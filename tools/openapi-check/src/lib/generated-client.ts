@@ -1,13 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { createClient } from '@hey-api/openapi-ts';
-
-const run = promisify(execFile);
-const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+import { compileCalls } from './compile-calls.js';
 
 /** Three calls through the generated SDK, type-checked with it; prints what the server answered. */
 const CALLS = `import { client } from './client/client.gen.js';
@@ -59,21 +53,5 @@ export interface CompiledClient {
 export async function generateAndCompile(document: string, dir: string): Promise<CompiledClient> {
   await createClient({ input: document, output: join(dir, 'client'), logs: { level: 'silent' } });
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-  await writeFile(join(dir, 'calls.ts'), CALLS);
-  const compiled = await run(process.execPath, [TSC, '-p', dir, '--strict']).catch(
-    (error: { stdout?: string; message: string }) => ({
-      stdout: `${error.stdout ?? ''}${error.message}`,
-      failed: true,
-    }),
-  );
-  if ('failed' in compiled) {
-    return { typeErrors: compiled.stdout, calls: () => Promise.reject(new Error('not compiled')) };
-  }
-  const module = (await import(pathToFileURL(join(dir, 'dist/calls.js')).href)) as Pick<
-    CompiledClient,
-    'calls'
-  >;
-  return { typeErrors: '', calls: module.calls };
+  return compileCalls<CompiledClient['calls']>(dir, TSCONFIG, CALLS, ['--strict']);
 }

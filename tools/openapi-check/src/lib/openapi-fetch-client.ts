@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { compileCalls } from './compile-calls.js';
 
-const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const TSC = require.resolve('typescript/bin/tsc');
 
 /**
  * Calls through openapi-fetch typed by the generated `paths`: a page created, read and listed, an
@@ -108,21 +105,5 @@ export async function generateAndCompileFetch(document: string, dir: string): Pr
     join(dir, 'node_modules/openapi-fetch'),
   );
   await writeFile(join(dir, 'schema.ts'), astToString(ast));
-  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n');
-  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-  await writeFile(join(dir, 'calls.ts'), CALLS);
-  const compiled = await run(process.execPath, [TSC, '-p', dir]).catch(
-    (error: { stdout?: string; message: string }) => ({
-      stdout: `${error.stdout ?? ''}${error.message}`,
-      failed: true,
-    }),
-  );
-  if ('failed' in compiled) {
-    return { typeErrors: compiled.stdout, calls: () => Promise.reject(new Error('not compiled')) };
-  }
-  const module = (await import(pathToFileURL(join(dir, 'dist/calls.js')).href)) as Pick<
-    CompiledFetchClient,
-    'calls'
-  >;
-  return { typeErrors: '', calls: module.calls };
+  return compileCalls<CompiledFetchClient['calls']>(dir, TSCONFIG, CALLS);
 }
