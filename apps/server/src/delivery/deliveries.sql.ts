@@ -70,20 +70,29 @@ export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
  * The batch form of `completeSuccess`, as CTEs over {@link SUCCESS_PARAMS}: every attempt still
  * leased to its token becomes succeeded (`done` answers its id), and the failure runs of their
  * subscriptions end. success-batch.ts and lease.repo.ts build their statements on it.
+ *
+ * Only a pending attempt holds a lease (every statement that ends one clears `lease_token`), so the
+ * token's match is the pending check. Each attempt is looked up alone through the primary key
+ * (`found`, one probe per id) and updated by its `ctid`: the planner judges the table and its
+ * pending index by statistics taken before a backlog built up, and would otherwise scan either
+ * whole. A row changed since it was found no longer matches and counts as a lost lease.
  */
 export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>): Sql {
   return sql`input AS (
   SELECT * FROM unnest(${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[], ${p.responseBodies}::text[],
 ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
     AS i(id, token, response_status, response_body, duration_ms, attempted_at)
+), found AS MATERIALIZED (
+  SELECT i.*, f.ctid AS at FROM input i CROSS JOIN LATERAL (
+    SELECT d.ctid FROM webhook_deliveries d WHERE d.id = i.id AND d.lease_token = i.token LIMIT 1) f
 ), done AS (
   UPDATE webhook_deliveries d
-  SET status = 'succeeded', response_status = i.response_status, response_body = i.response_body,
-    duration_ms = i.duration_ms, error = NULL, attempted_at = i.attempted_at,
+  SET status = 'succeeded', response_status = f.response_status, response_body = f.response_body,
+    duration_ms = f.duration_ms, error = NULL, attempted_at = f.attempted_at,
     next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  FROM input i
-  WHERE d.id = i.id AND d.lease_token = i.token AND d.status = 'pending'
-  RETURNING d.id, d.subscription_id, i.attempted_at
+  FROM found f
+  WHERE d.ctid = ANY (ARRAY(SELECT at FROM found)) AND d.ctid = f.at AND d.lease_token = f.token
+  RETURNING d.id, d.subscription_id, f.attempted_at
 ), cleared AS (
   UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
   FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c

@@ -54,17 +54,22 @@ export type LeaseParams = Refs<typeof LEASE_PARAMS>;
  * - chosen: tenants with room under the cap and an attempt due and not leased, least busy first,
  *   then the longest waiting; no more tenants than free slots, since each gets a slot first;
  * - pairs, heads: the chosen tenants' subscriptions with pending attempts (a skip scan within each
- *   tenant) and their oldest claimable attempt; per tenant only its `free` least busy subscriptions
- *   can win a slot below, so only those are locked;
- * - locked: their oldest due attempts, `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers take
- *   disjoint rows (a row leased meanwhile fails the recheck on its new version);
- * - picked: water-filling: each slot goes to the attempt whose subscription, then tenant, would
- *   have the fewest in flight, so one tenant's or subscription's backlog never crowds out another.
- * Rows locked but not picked are released when the statement commits.
+ *   tenant), their oldest claimable attempt and how many are claimable (read, not locked); per
+ *   tenant only its `free` least busy subscriptions can win a slot below, so only those are read;
+ * - quota: water-filling over the claimable attempts, without locking any: each slot goes to the
+ *   subscription, then tenant, that would have the fewest in flight, so one tenant's or
+ *   subscription's backlog never crowds out another; `quota` says how many each subscription wins;
+ * - locked: that many of each subscription's oldest due attempts, `FOR UPDATE SKIP LOCKED`, so
+ *   concurrent dispatchers take disjoint rows (a row leased meanwhile fails the recheck on its new
+ *   version) and no row is locked that the claim does not take.
+ * The UPDATE finds the locked rows by their `ctid` (a TID scan whatever the planner thinks of the
+ * table's size); a row updated since it was locked no longer matches and is left out.
  */
 export function leaseUpdate(p: LeaseParams): Sql {
+  const claimable = sql`d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
+        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)`;
   return sql`UPDATE webhook_deliveries SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
-WHERE id = ANY (ARRAY(
+WHERE ctid = ANY (ARRAY(
   WITH RECURSIVE tenants AS (
     (SELECT tenant_id, next_attempt_at AS head FROM webhook_deliveries
       WHERE status = 'pending' ORDER BY tenant_id, next_attempt_at LIMIT 1)
@@ -82,8 +87,7 @@ WHERE id = ANY (ARRAY(
   chosen AS MATERIALIZED (
     SELECT r.tenant_id, r.free FROM room r CROSS JOIN LATERAL (
       SELECT d.next_attempt_at FROM webhook_deliveries d
-      WHERE d.tenant_id = r.tenant_id AND d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
-        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)
+      WHERE d.tenant_id = r.tenant_id AND ${claimable}
       ORDER BY d.next_attempt_at LIMIT 1) f
     WHERE r.free > 0
     ORDER BY r.free DESC, f.next_attempt_at, r.tenant_id LIMIT ${p.limit}
@@ -99,40 +103,44 @@ WHERE id = ANY (ARRAY(
       WHERE d.status = 'pending' AND d.tenant_id = p.tenant_id AND d.subscription_id > p.subscription_id
       ORDER BY d.subscription_id LIMIT 1) n
   ),
-  heads AS (
-    SELECT p.tenant_id, p.subscription_id, coalesce(b.used, 0) AS sub_used, c.free,
+  heads AS MATERIALIZED (
+    SELECT p.tenant_id, p.subscription_id, coalesce(b.used, 0) AS sub_used, c.free, h.next_attempt_at AS head_at,
       row_number() OVER (PARTITION BY p.tenant_id ORDER BY coalesce(b.used, 0), h.next_attempt_at, p.subscription_id) AS pair_rank
     FROM pairs p JOIN chosen c ON c.tenant_id = p.tenant_id
     LEFT JOIN busy b ON b.subscription_id = p.subscription_id
     CROSS JOIN LATERAL (
       SELECT d.next_attempt_at FROM webhook_deliveries d
-      WHERE d.tenant_id = p.tenant_id AND d.subscription_id = p.subscription_id
-        AND d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
-        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)
+      WHERE d.tenant_id = p.tenant_id AND d.subscription_id = p.subscription_id AND ${claimable}
       ORDER BY d.next_attempt_at LIMIT 1) h
   ),
-  locked AS MATERIALIZED (
-    SELECT l.id, l.tenant_id, l.subscription_id, l.next_attempt_at, h.sub_used, h.free
+  slots AS (
+    SELECT h.tenant_id, h.subscription_id, h.head_at, h.free, h.sub_used + k.n AS sub_load
     FROM heads h CROSS JOIN LATERAL (
-      SELECT d.id, d.tenant_id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
-      WHERE d.tenant_id = h.tenant_id AND d.subscription_id = h.subscription_id
-        AND d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
-        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)
-      ORDER BY d.next_attempt_at LIMIT least(h.free, ${p.limit})
-      FOR UPDATE SKIP LOCKED) l
+      SELECT count(*)::int AS avail FROM (
+        SELECT 1 FROM webhook_deliveries d
+        WHERE d.tenant_id = h.tenant_id AND d.subscription_id = h.subscription_id AND ${claimable}
+        LIMIT least(h.free, ${p.limit})) x) a
+    CROSS JOIN LATERAL generate_series(1, a.avail) AS k(n)
     WHERE h.pair_rank <= h.free
   ),
-  ranked AS (
-    SELECT id, tenant_id, next_attempt_at, free,
-      sub_used + row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at, id) AS sub_load
-    FROM locked
+  quota AS (
+    SELECT tenant_id, subscription_id, count(*)::int AS n FROM (
+      SELECT tenant_id, subscription_id, tenant_load FROM (
+        SELECT tenant_id, subscription_id, head_at, sub_load,
+          ${p.tenantCap}::int - free + row_number() OVER (PARTITION BY tenant_id ORDER BY sub_load, head_at, subscription_id) AS tenant_load
+        FROM slots) s
+      WHERE tenant_load <= ${p.tenantCap}::int
+      ORDER BY tenant_load, head_at, subscription_id, sub_load LIMIT ${p.limit}) won
+    GROUP BY tenant_id, subscription_id
   ),
-  picked AS (
-    SELECT id, next_attempt_at,
-      ${p.tenantCap}::int - free + row_number() OVER (PARTITION BY tenant_id ORDER BY sub_load, next_attempt_at, id) AS tenant_load
-    FROM ranked
+  locked AS MATERIALIZED (
+    SELECT l.ctid FROM quota q CROSS JOIN LATERAL (
+      SELECT d.ctid FROM webhook_deliveries d
+      WHERE d.tenant_id = q.tenant_id AND d.subscription_id = q.subscription_id AND ${claimable}
+      ORDER BY d.next_attempt_at LIMIT q.n
+      FOR UPDATE SKIP LOCKED) l
   )
-  SELECT id FROM picked WHERE tenant_load <= ${p.tenantCap}::int ORDER BY tenant_load, next_attempt_at, id LIMIT ${p.limit}
+  SELECT ctid FROM locked
 ))`;
 }
 
