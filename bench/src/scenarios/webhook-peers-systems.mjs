@@ -9,8 +9,11 @@ import { SERVER_CLI } from '@customer-api/test-server';
 /** graphile-worker's task and pg-boss's and BullMQ's queue name. */
 export const PEER_TASK = 'deliver';
 export const PEER_QUEUE = 'deliveries';
-/** How long a dead worker's jobs stay taken before another worker may run them (every system alike). */
-export const LEASE_SECONDS = 5;
+/**
+ * How long a dead worker's jobs stay taken before another worker may run them (every system alike):
+ * 5 s, or BENCH_PEERS_LEASE_SECONDS (a smoke run's shorter wait after its kill -9).
+ */
+export const LEASE_SECONDS = Number(process.env.BENCH_PEERS_LEASE_SECONDS) || 5;
 
 /** Each peer's settings beyond its defaults (the report prints them beside its row). */
 export const peerSettings = {

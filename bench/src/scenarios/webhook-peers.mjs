@@ -15,7 +15,7 @@ const DURABLE_PEERS = SYSTEMS.filter((s) => s.durable && !s.name.startsWith('our
 /** Sizes and rounds of a full, quick or smoke run (BENCH_PEER_ROUNDS overrides the rounds). */
 function plan(ctx) {
   const base = ctx.smoke
-    ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300 }
+    ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300, leaseSeconds: 2 }
     : ctx.quick
       ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000 }
       : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 5, crashEvents: 3000 };
@@ -38,6 +38,7 @@ export async function runWebhookPeers(ctx) {
       LATENCY_RATE: String(p.latencyRate),
       LATENCY_SECONDS: String(p.latencySeconds),
       CRASH_EVENTS: String(p.crashEvents),
+      ...(p.leaseSeconds ? { BENCH_PEERS_LEASE_SECONDS: String(p.leaseSeconds) } : {}),
     };
     rounds.push(await runJsonScript(ctx.nodes.n24, worker, env, { timeoutMs: 2_400_000 }));
     ctx.progress(`webhook peers round ${r + 1}/${p.rounds}`);
