@@ -65,6 +65,18 @@ export class ClaimQueue {
     return this.#waiting.length;
   }
 
+  /** The most attempts one tenant has waiting or being sent. */
+  busiestTenant(): number {
+    const perTenant = new Map<string, number>();
+    let most = 0;
+    for (const { tenantId, count, recording } of this.#shares.values()) {
+      const held = (perTenant.get(tenantId) ?? 0) + count - recording;
+      perTenant.set(tenantId, held);
+      most = Math.max(most, held);
+    }
+    return most;
+  }
+
   /** Attempts waiting or being sent, per subscription: what a claim counts against the shares. */
   holdings(): InFlight[] {
     const held: InFlight[] = [];

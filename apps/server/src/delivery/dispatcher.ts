@@ -68,6 +68,15 @@ class Dispatcher implements WebhookDispatcher {
   #loop: Promise<void> | undefined;
   /** A slot freed or an event arrived since the loop last claimed: its next sleep ends at once. */
   readonly #wakeUp = new WakeUp();
+  /**
+   * The last claim (the loop's or one riding with successes) took nothing while no tenant was at
+   * its share: nothing is due, so a freed slot is no reason to claim again; an event, a fan-out that
+   * added attempts or the poll interval is. (A claim that took some but fewer than asked may have
+   * lost rows to another dispatcher's claim under way: freed slots still lead to claims then.)
+   */
+  #exhausted = false;
+  /** The loop is waiting for the fan-out it started itself: its attempts are what its claim takes. */
+  #awaitingFanOut = false;
   #closing: Promise<void> | undefined;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
 
@@ -110,7 +119,7 @@ class Dispatcher implements WebhookDispatcher {
       ...options,
       log: this.#log,
       pollMs: this.#pollMs,
-      onAttempts: () => this.#wakeUp.signal(),
+      onAttempts: () => this.#attemptsAdded(),
       running: () => this.#running,
     });
   }
@@ -120,6 +129,7 @@ class Dispatcher implements WebhookDispatcher {
     this.#running = true;
     this.#unsubscribe = this.#options.notifications?.(() => {
       this.#fanOuts.notify();
+      this.#exhausted = false;
       this.#wakeUp.signal();
     });
     this.#loop = this.#run();
@@ -184,11 +194,13 @@ class Dispatcher implements WebhookDispatcher {
           if (!this.#claiming && !this.#successes.busy) {
             // Idle: the new attempts are what the claim is for. Busy: the fan-out runs beside the
             // claims (on another connection) and wakes the loop when it added attempts.
-            if (this.#queue.size === 0) await fanning;
+            if (this.#queue.size === 0) await this.#fannedOut(fanning);
             // Fewer than asked for: everything claimable within the shares was claimed, so another
-            // claim is worth it only after a slot frees up, an event arrives or a fan-out added
-            // attempts (each wakes the loop).
-            short = this.#enqueue(await this.#claim(free)) < free;
+            // claim is worth it only after an event arrives, a fan-out added attempts or (when a
+            // tenant's share held it back) a slot frees up: each wakes the loop.
+            const taken = this.#enqueue(await this.#claim(free));
+            short = taken < free;
+            this.#exhausted = this.#tookNothing(taken);
           }
         }
         if (short || this.#queue.room() < this.#refill) await this.#wakeUp.sleep(this.#pollMs);
@@ -199,6 +211,32 @@ class Dispatcher implements WebhookDispatcher {
         await this.#wakeUp.sleep(this.#pollMs * 5);
       }
     }
+  }
+
+  /** Waits for a fan-out the loop's next claim is for; the attempts it adds need no wake-up. */
+  async #fannedOut(fanning: Promise<void>): Promise<void> {
+    this.#awaitingFanOut = true;
+    try {
+      await fanning;
+    } finally {
+      this.#awaitingFanOut = false;
+    }
+  }
+
+  /** A fan-out added attempts: claims are worth making again. */
+  #attemptsAdded(): void {
+    this.#exhausted = false;
+    if (!this.#awaitingFanOut) this.#wakeUp.signal();
+  }
+
+  /** A claim took nothing, and not because a tenant holds as many unsent attempts as a claim lets it. */
+  #tookNothing(taken: number): boolean {
+    return taken === 0 && this.#queue.busiestTenant() < 2 * this.#tenantCap;
+  }
+
+  /** A slot freed or an attempt settled: the loop claims again unless nothing else is due. */
+  #slotFreed(): void {
+    if (!this.#exhausted && this.#queue.room() >= this.#refill) this.#wakeUp.signal();
   }
 
   /** Leases due attempts with what they are sent to and send (one round trip). */
@@ -243,6 +281,7 @@ class Dispatcher implements WebhookDispatcher {
   #rideDone(claimed: Claimed[] | undefined): void {
     this.#claiming = false;
     if (claimed) {
+      this.#exhausted = this.#tookNothing(claimed.length);
       this.#options.observer?.claimed(claimed.length);
       if (!this.#closing) this.#enqueue(claimed);
       else if (!this.#killSwitch.signal.aborted) {
@@ -251,7 +290,8 @@ class Dispatcher implements WebhookDispatcher {
         void released.finally(() => this.#releasing.delete(released));
       }
     }
-    this.#wakeUp.signal();
+    // The loop left its own claim to this one; it looks again unless nothing was due.
+    if (!this.#exhausted || !claimed) this.#wakeUp.signal();
   }
 
   /** Holds claimed attempts and starts the sends there are slots for; returns how many it took. */
@@ -292,7 +332,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#sending -= 1;
       this.#queue.sent(row);
       this.#pump();
-      if (this.#queue.room() >= this.#refill) this.#wakeUp.signal();
+      this.#slotFreed();
     };
     const task = deliverOne(this.#deliverDeps, row, this.#token, target, sent).catch((err: unknown) => {
       if (!this.#killSwitch.signal.aborted) {
@@ -304,7 +344,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#inFlight.delete(task);
       sent();
       this.#queue.settled(row);
-      if (this.#queue.room() >= this.#refill) this.#wakeUp.signal();
+      this.#slotFreed();
     });
   }
 

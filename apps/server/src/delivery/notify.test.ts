@@ -18,7 +18,7 @@ const POLL_AN_HOUR_AWAY = 3_600_000;
  * between its first poll and its LISTEN), and the promise resolves once its first poll found
  * nothing. Its next poll is an hour away.
  */
-async function sleepingDispatcher(): Promise<void> {
+async function sleepingDispatcher(onClaim: (count: number) => void = () => {}): Promise<void> {
   let wake = () => {};
   // On PostgreSQL `listen` signals once when established (the "look once" catch-up): it happens
   // here, before the dispatcher exists, and its first poll plays that part.
@@ -27,7 +27,13 @@ async function sleepingDispatcher(): Promise<void> {
   const firstPoll = new Promise<void>((resolve) => {
     polled = resolve;
   });
-  const observer: DeliveryObserver = { claimed: () => polled(), delivered: () => {} };
+  const observer: DeliveryObserver = {
+    claimed: (count) => {
+      onClaim(count);
+      polled();
+    },
+    delivered: () => {},
+  };
   const dispatcher = h.dispatcher({
     pollIntervalMs: POLL_AN_HOUR_AWAY,
     notifications: async (onEvent) => {
@@ -71,6 +77,22 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
     await expect
       .poll(async () => (await h.deliveries(sub.webhookSubscriptionId))[0]?.status, { timeout: 30_000 })
       .toBe('succeeded');
+  });
+
+  it('claims again only when an event arrives, not after each delivery of an idle stream', async () => {
+    await h.subscribe(w.receiver.url);
+    const claims: number[] = [];
+    await sleepingDispatcher((count) => claims.push(count));
+    claims.length = 0;
+    const events = 4;
+    for (let i = 1; i <= events; i += 1) {
+      await h.version();
+      await w.receiver.waitFor(i, 45_000);
+    }
+    // Each event: the claim that takes it, and at most one that finds nothing (riding with its
+    // success); never a claim for every slot freed while nothing else is due.
+    expect(claims.filter((c) => c > 0)).toEqual(Array(events).fill(1));
+    expect(claims.filter((c) => c === 0).length).toBeLessThanOrEqual(events);
   });
 
   it('notifies only on commit: a rolled-back event neither wakes nor is delivered', async () => {
