@@ -80,7 +80,7 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
   });
 
   it('claims again only when an event arrives, not after each delivery of an idle stream', async () => {
-    await h.subscribe(w.receiver.url);
+    const sub = await h.subscribe(w.receiver.url);
     const claims: number[] = [];
     await sleepingDispatcher((count) => claims.push(count));
     claims.length = 0;
@@ -88,6 +88,15 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
     for (let i = 1; i <= events; i += 1) {
       await h.version();
       await w.receiver.waitFor(i, 45_000);
+      // Recorded before the next event: each delivery's own claims, not an overlap of two.
+      await expect
+        .poll(
+          async () => (await h.deliveries(sub.webhookSubscriptionId)).filter((d) => d.status === 'succeeded'),
+          {
+            timeout: 30_000,
+          },
+        )
+        .toHaveLength(i);
     }
     // Each event: the claim that takes it, and at most one that finds nothing (riding with its
     // success); never a claim for every slot freed while nothing else is due.
