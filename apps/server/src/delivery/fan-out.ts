@@ -14,37 +14,39 @@ export function matchesEventType(filters: readonly string[], type: WebhookEventT
 }
 
 /*
- * The pending events, oldest first, each with the active subscriptions of its tenant (a tenant has
- * at most a handful: the subscription cap). Read without locks: the claim below decides.
+ * The queued events, oldest first (their ids are UUIDv7s), each with the active subscriptions of
+ * its tenant (a tenant has at most a handful: the subscription cap). Read without locks: the
+ * statement below decides. A queued id without its event (never written so, but harmless) comes
+ * back with a null type and is only dequeued.
  */
 const pendingStatement = statement({
   name: 'webhook_fan_out_pending',
   params: { batch: int },
-  sql: (p) => sql`SELECT e.id, e.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
+  sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
   s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
-FROM (SELECT id, tenant_id, type, created_at FROM webhook_events WHERE fanned_out_at IS NULL
-  ORDER BY created_at, id LIMIT ${p.batch}) e
+FROM (SELECT event_id, tenant_id FROM webhook_event_queue ORDER BY event_id LIMIT ${p.batch}) q
+LEFT JOIN webhook_events e ON e.id = q.event_id
 LEFT JOIN webhook_subscriptions s
-  ON s.tenant_id = e.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
-ORDER BY e.created_at, e.id`,
+  ON e.id IS NOT NULL AND s.tenant_id = q.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
+ORDER BY q.event_id`,
   row: rowOf<PendingRow>(),
 });
 
 /*
- * One statement: locks the events still pending (another dispatcher's are skipped, and one it has
- * fanned out meanwhile fails the recheck), inserts and counts the first attempts of exactly those
- * (deliveries.repo.ts) and marks them fanned out. Returns how many events it took.
+ * One statement: locks the events still queued (another dispatcher's are skipped, and one it has
+ * fanned out meanwhile is gone), inserts and counts the first attempts of exactly those
+ * (deliveries.repo.ts) and takes them off the queue. Returns how many events it took.
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
-  params: { eventIds: textArray, now: timestamptz, ...ATTEMPT_PARAMS },
+  params: { eventIds: textArray, ...ATTEMPT_PARAMS },
   sql: (p) => sql`WITH ev AS (
-  SELECT id FROM webhook_events WHERE id = ANY (${p.eventIds}::text[]) AND fanned_out_at IS NULL
-  ORDER BY id FOR UPDATE SKIP LOCKED
+  SELECT event_id AS id FROM webhook_event_queue WHERE event_id = ANY (${p.eventIds}::text[])
+  ORDER BY event_id FOR UPDATE SKIP LOCKED
 ), attempts AS (
   SELECT a.* FROM ${unnestAttempts(p)} WHERE a.event_id IN (SELECT id FROM ev)
-), ${insertAndCount()}, marked AS (
-  UPDATE webhook_events SET fanned_out_at = ${p.now}::timestamptz WHERE id IN (SELECT id FROM ev)
+), ${insertAndCount()}, dequeued AS (
+  DELETE FROM webhook_event_queue WHERE event_id IN (SELECT id FROM ev)
 )
 SELECT count(*)::int AS n FROM ev`,
 });
@@ -52,8 +54,8 @@ SELECT count(*)::int AS n FROM ev`,
 interface PendingRow {
   id: string;
   tenantId: string;
-  type: WebhookEventType;
-  createdAt: Date;
+  type: WebhookEventType | null;
+  createdAt: Date | null;
   subscriptionId: string | null;
   eventTypes: string[] | null;
   subscribedAt: Date | null;
@@ -61,9 +63,9 @@ interface PendingRow {
 
 /**
  * Turns up to `batch` outbox events into first delivery attempts, one per matching subscription
- * that existed when the event happened, and marks the events fanned out, in two round trips (a
- * read, then one statement that locks, inserts, counts and marks): an event is fanned out exactly
- * once, even with several dispatchers. Returns the pending events it found (0: none left).
+ * that existed when the event happened, and takes the events off the fan-out queue, in two round
+ * trips (a read, then one statement that locks, inserts, counts and dequeues): an event is fanned
+ * out exactly once, even with several dispatchers. Returns the queued events it found (0: none left).
  */
 export async function fanOut(
   db: Handle,
@@ -77,7 +79,7 @@ export async function fanOut(
   const now = deps.clock();
   for (const row of pending) {
     events.add(row.id);
-    if (!row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
+    if (!row.type || !row.createdAt || !row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
     if (row.subscribedAt.getTime() > row.createdAt.getTime()) continue;
     if (!matchesEventType(row.eventTypes, row.type)) continue;
     const target = {
@@ -90,6 +92,6 @@ export async function fanOut(
       pendingAttempt(deps.ids, target, { attempt: 1, retryStep: 0, createdAt: now, nextAttemptAt: now }),
     );
   }
-  await db.run(fanOutStatement, { eventIds: [...events], now, ...attemptInput(attempts) });
+  await db.run(fanOutStatement, { eventIds: [...events], ...attemptInput(attempts) });
   return events.size;
 }

@@ -41,6 +41,7 @@ export const PLACEMENTS: Readonly<Record<string, Placement>> = {
   topic_entries: 'distributed',
   topics: 'distributed',
   webhook_deliveries: 'distributed',
+  webhook_event_queue: 'distributed',
   webhook_events: 'distributed',
   webhook_subscriptions: 'distributed',
   api_keys: 'reference',

@@ -5,8 +5,8 @@ import { tenantId, ts } from './columns.js';
 
 /**
  * The webhook outbox: one row per event, written in the same transaction as the change that
- * caused it, so an event exists exactly when its change committed. `fanned_out_at` is set in
- * the transaction that creates the event's deliveries, so fan-out happens exactly once.
+ * caused it, so an event exists exactly when its change committed. It is never updated: what is
+ * left to fan out is in {@link webhookEventQueue}.
  */
 export const webhookEvents = pgTable(
   'webhook_events',
@@ -16,13 +16,20 @@ export const webhookEvents = pgTable(
     type: text('type').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: ts('created_at').notNull(),
-    fannedOutAt: ts('fanned_out_at'),
   },
-  (t) => [
-    index('webhook_events_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
-    index('webhook_events_pending_idx').on(t.createdAt, t.id).where(sql`${t.fannedOutAt} IS NULL`),
-  ],
+  (t) => [index('webhook_events_tenant_created_idx').on(t.tenantId, t.createdAt, t.id)],
 );
+
+/**
+ * The events not fanned out yet, one narrow row each: written with the event, deleted in the
+ * transaction that creates the event's deliveries, so fan-out happens exactly once. (A delete of
+ * this row costs no index entry and no copy of the event's payload, as marking the event would.)
+ * Event ids are UUIDv7s: their order is creation order.
+ */
+export const webhookEventQueue = pgTable('webhook_event_queue', {
+  eventId: text('event_id').primaryKey(),
+  tenantId: tenantId(),
+});
 
 /**
  * Webhook subscriptions. The signing secret is stored sealed (`secret_sealed`, AES-256-GCM under
