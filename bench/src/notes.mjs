@@ -160,47 +160,53 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
-  webhookPeers: `**This run (2026-11-27 14:29, load average about 2, 5 rounds).** At 10,000 events
-ours (1 process) delivered 3,283/s, graphile-worker with its local queue 2,814/s, BullMQ 3,595/s,
-pg-boss 1,548/s and graphile-worker's defaults 1,293/s (medians); within the rounds ours was 0.80
-to 1.17 × the local-queue graphile-worker (median 0.96), 1.80 to 2.83 × its defaults, 1.40 to
-2.36 × pg-boss, 0.64 to 0.91 × BullMQ and 0.35 × undici. Two dispatchers were slower than one on
-two cores shared with PostgreSQL and the receiver. PostgreSQL CPU per delivery: ours 156 µs, the
-local-queue graphile-worker 168, pg-boss 372, graphile-worker's defaults 625. At a low rate every
-durable peer reaches the receiver sooner (p50 3.2 to 3.5 ms against ours' 6.3, p99 9.9 to 22
-against 30.8). An earlier run the same day (13:49, load average 16 to 37, 3 rounds) gave the same
-order, with ratios moving by ±40 % between rounds. The large backlog above grew the dispatcher's
-RSS by 23 % in this run (19 % in the loaded one), where the 2026-11-24 run drained it flat; not
-investigated yet.
+  webhookPeers: `**This run (2026-11-27 16:55, load average about 1, 5 rounds).** At 10,000 events
+ours (1 process) delivered 5,231/s, graphile-worker with its local queue 7,053/s, BullMQ 6,789/s,
+pg-boss 3,160/s and graphile-worker's defaults 2,608/s (medians); within the rounds ours was 0.68
+to 0.80 × the local-queue graphile-worker (median 0.75), 2.0 to 2.1 × its defaults, 1.7 to 1.8 ×
+pg-boss, 0.74 to 0.87 × BullMQ and 0.33 × undici. With a delivery-log row per peer job ours is
+1.6 to 3.0 × every peer. Two dispatchers stay slower than one on two cores shared with PostgreSQL
+and the receiver (223 against 149 µs of worker CPU per delivery). PostgreSQL CPU per delivery:
+ours 99 µs, the local-queue graphile-worker 52, pg-boss 186. At 20 events/s every durable peer
+reaches the receiver sooner: p50 1.9 to 2.1 ms against ours' 3.4, p99 3.7 to 4.0 against 13.7.
+The previous run (14:29) was on a machine at load average 2 to 12, where the peers lost more than
+ours: its 0.96 and its "PostgreSQL CPU met" (156 against 168 µs) do not hold on a quiet machine,
+where the code of that run measured 0.45 and 0.54 in two rounds at 16:30 (PostgreSQL 214 to 271 µs
+per delivery).
 
-**Profile (2026-11-27 14:25, load average falling from 12).** One round of ours and graphile-worker with its local
-queue alone, 10,000 events, each worker under \`--cpu-prof\` (\`SYSTEMS_ONLY\`, \`BENCH_PEERS_PROFILE\`):
-1,193 against 1,346 deliveries/s; worker CPU 459 against 395 µs per delivery, PostgreSQL 332
-against 261. During the drain both workers are idle 46 % of the time (waiting on PostgreSQL and
-the receiver); of the rest, socket writes are the largest item in both (21 % of ours' samples,
-16 % of graphile-worker's), then undici (6 %, 8 %), ours' delivery code 5 % and graphile-worker's
-3 %, the pg driver 3 to 4 %, garbage collection 2 % and 3 %: no hot spot in ours' own code. Ours'
-dispatcher spends about 4.5 s of CPU starting (1.8 s of it Node looking up the package scope of
-each ESM file of the server's build), graphile-worker about 1 s: not in deliveries/s, but it is
-why a dispatcher takes seconds to start on a loaded machine. The gap is in the database (row
-versions, statements and round trips per delivery), not in the worker process.
+**What moved since (2026-11-27, afternoon).** \`auto_explain\` during a drain showed the statement
+that records successes and makes the next claim at 2 to 14 ms: its prepared plans, fixed while
+the table was small, scanned the whole pending index or the table for 16 ids, and the claim locked
+4 × the rows it took. Now successes are found by primary key and updated by \`ctid\`, the claim
+locks only the rows its water-filling gives each subscription, and leasing is a heap-only update
+(free space on the pages) ([0224](decisions/0224-delivery-statements-do-not-trust-stale-statistics.md));
+events wait for fan-out in a narrow queue table instead of being marked, which was a copy of each
+event's row ([0225](decisions/0225-events-wait-for-fan-out-in-a-narrow-queue.md)); an idle
+dispatcher no longer claims after every freed slot ([0227](decisions/0227-an-idle-dispatcher-stops-claiming-when-nothing-is-due.md)).
+One drain of 10,000 events with \`pg_stat_statements\`: the success-and-claim statement 2,174 →
+489 ms in all, the fan-out 357 → 242 ms; PostgreSQL CPU per delivery 271 → 94 µs. In this run:
+3,283 → 5,231 deliveries/s, PostgreSQL 156 → 99 µs, p50 6.3 → 3.4 ms and p99 30.8 → 13.7 ms, and
+the large backlog 3,958 → 5,384 deliveries/s (its RSS still grows 20 % while the drain speeds up
+in its first four seconds, then stays flat).
 
-**Where ours pays.** Per delivery ours writes
-the outbox row and marks it fanned out, inserts the attempt and adds it to the tenant's counter
-(batched), leases it (an \`UPDATE\`) and records the outcome (a batched \`UPDATE\`): five row
-versions and a share of four statements. graphile-worker with its local queue inserts the job,
-locks 17 at a time and deletes them in batches: three row versions and fewer statements; pg-boss
-inserts and updates twice. Ours' fan-out, the per-tenant shares of the claim (a skip scan per
-tenant and subscription) and the delivery log are what the peers do not do; the log-row variant
-shows what one log row costs a peer (graphile-worker's local queue falls from 2,814 to 1,319
-deliveries/s and its PostgreSQL CPU rises from 168 to 586 µs per delivery, 3.8 times ours).
-At a low rate an idle dispatcher needs three round trips after the \`NOTIFY\` (the pending read and the fan-out statement, then the
-claim) where graphile-worker and pg-boss need one fetch: that is the p50 gap.
+**Where ours pays.** Per delivery ours writes the event and its queue id (one statement, at
+enqueue), then deletes the queue id and inserts the attempt with its counter (one batched
+statement per 200 events), leases it (a heap-only \`UPDATE\`) and records the outcome (a batched
+\`UPDATE\` that moves it out of the pending indexes, so a new entry in each of five indexes).
+graphile-worker with its local queue inserts the job, locks 17 at a time and deletes them in
+batches (a delete touches no index). The rest of the gap is ours' fan-out, the per-tenant shares
+of each claim and the delivery log, which the peers do not keep: one log row per job takes the
+local-queue graphile-worker from 7,053 to 3,247 deliveries/s and its PostgreSQL CPU from 52 to
+219 µs per delivery. At 20 events/s, traced: after the \`NOTIFY\` ours reads the queue (0.4 ms),
+fans out (0.8 ms) and claims (0.8 ms) before sending; graphile-worker fetches once. A POST takes
+about 0.6 ms from \`request\` to the receiver's handler on this machine for either.
 
-**Plan.** Fan-out that leases the attempts it inserts while the dispatcher has room (one row
-version and one round trip fewer per fresh event, and a single round trip from \`NOTIFY\` to
-send), and the outbox mark folded into the same statement; then profile both again (a CPU
-profile of each worker: \`BENCH_PEERS_PROFILE\`).`,
+**Next.** A single statement from \`NOTIFY\` to send when the dispatcher holds nothing and its last
+claim found nothing due (0227's state, where no older attempt is waiting: 0226's objection does
+not hold): the fan-out reads the queue itself, matches event types in SQL, takes attempt ids from
+a pool the dispatcher passes and inserts the attempts already leased, answering them as a claim
+does. For the rate, the pending attempts would move to a table of their own (inserted and deleted,
+as graphile-worker's jobs are) with the delivery log written once per outcome.`,
 
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
