@@ -5,6 +5,7 @@ import { type DeliverDeps, deliverOne } from './deliver.js';
 import type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 import { fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
+import { HAND_OVER_BATCH, type HandedOver, handOver } from './hand-over.js';
 import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
@@ -75,6 +76,12 @@ class Dispatcher implements WebhookDispatcher {
    * lost rows to another dispatcher's claim under way: freed slots still lead to claims then.)
    */
   #exhausted = false;
+  /**
+   * No attempt was left due by the last claim or fan-out: a claim took nothing (as for
+   * {@link #exhausted}) and no fan-out added attempts since. Events that arrived since do not
+   * change it (their attempts do not exist yet): the loop may then hand them over.
+   */
+  #nothingDue = false;
   /** The loop is waiting for the fan-out it started itself: its attempts are what its claim takes. */
   #awaitingFanOut = false;
   #closing: Promise<void> | undefined;
@@ -188,6 +195,17 @@ class Dispatcher implements WebhookDispatcher {
         let short = true;
         if (free >= this.#refill || this.#queue.size === 0) {
           this.#wakeUp.clear();
+          // Idle with nothing due: the new events' attempts are handed over leased (one round trip
+          // from the notification to the sends), unless they are more than it can hold.
+          if (this.#canHandOver()) {
+            const handed = await this.#handOver(free);
+            // All of them taken: nothing else is due. Otherwise (none made, or more than the room)
+            // the claim below looks for the rest and for what fell due meanwhile.
+            if (handed && handed.claimed.length > 0 && handed.claimed.length === handed.attempts) {
+              await this.#wakeUp.sleep(this.#pollMs);
+              continue;
+            }
+          }
           const fanning = this.#fanOuts.run();
           // A claim under way, or successes about to be recorded, whose statement will carry the
           // next claim (and wake the loop when it is back): no claim of the loop's own meanwhile.
@@ -201,6 +219,7 @@ class Dispatcher implements WebhookDispatcher {
             const taken = this.#enqueue(await this.#claim(free));
             short = taken < free;
             this.#exhausted = this.#tookNothing(taken);
+            this.#nothingDue = this.#exhausted;
           }
         }
         if (short || this.#queue.room() < this.#refill) await this.#wakeUp.sleep(this.#pollMs);
@@ -210,6 +229,50 @@ class Dispatcher implements WebhookDispatcher {
         this.#wakeUp.clear();
         await this.#wakeUp.sleep(this.#pollMs * 5);
       }
+    }
+  }
+
+  /**
+   * The loop may hand over: it holds nothing, its last claim found nothing due (no older attempt
+   * waits), no claim or success batch is under way, and a fan-out is due.
+   */
+  #canHandOver(): boolean {
+    return (
+      this.#nothingDue &&
+      this.#queue.size === 0 &&
+      !this.#claiming &&
+      !this.#successes.busy &&
+      this.#fanOuts.due
+    );
+  }
+
+  /** Fans out the oldest queued events and takes their attempts, leased, as its claim. */
+  async #handOver(free: number): Promise<HandedOver | undefined> {
+    this.#claiming = true;
+    this.#awaitingFanOut = true;
+    try {
+      const now = this.#options.clock();
+      const handed = await this.#fanOuts.runOwn(async () => ({
+        ...(await handOver(this.#options.db, this.#options, {
+          token: this.#token,
+          leasedUntil: new Date(now.getTime() + this.#leaseMs),
+          limit: free,
+          tenantCap: 2 * this.#tenantCap,
+        })),
+        batch: HAND_OVER_BATCH,
+      }));
+      if (handed) {
+        this.#options.observer?.claimed(handed.claimed.length);
+        // All taken: still nothing else due. Some left unleased: claims are worth making.
+        this.#exhausted = handed.attempts === handed.claimed.length;
+        this.#nothingDue = this.#exhausted;
+        if (!this.#closing) this.#enqueue(handed.claimed);
+        else await this.#release(handed.claimed);
+      }
+      return handed;
+    } finally {
+      this.#awaitingFanOut = false;
+      this.#claiming = false;
     }
   }
 
@@ -226,6 +289,7 @@ class Dispatcher implements WebhookDispatcher {
   /** A fan-out added attempts: claims are worth making again. */
   #attemptsAdded(): void {
     this.#exhausted = false;
+    this.#nothingDue = false;
     if (!this.#awaitingFanOut) this.#wakeUp.signal();
   }
 
@@ -282,6 +346,7 @@ class Dispatcher implements WebhookDispatcher {
     this.#claiming = false;
     if (claimed) {
       this.#exhausted = this.#tookNothing(claimed.length);
+      this.#nothingDue = this.#exhausted;
       this.#options.observer?.claimed(claimed.length);
       if (!this.#closing) this.#enqueue(claimed);
       else if (!this.#killSwitch.signal.aborted) {

@@ -42,18 +42,39 @@ export class FanOutRunner {
     this.#notified = true;
   }
 
+  /** A fan-out would start now: none is under way, and an event arrived, a backlog remains or the interval passed. */
+  get due(): boolean {
+    return !this.#running && (this.#backlog || this.#notified || Date.now() - this.#last >= this.#o.pollMs);
+  }
+
   /** Starts a fan-out if one is due; resolves when the current one (if any) is done. Never rejects. */
   run(): Promise<void> {
     if (this.#running) return this.#running;
-    if (!this.#backlog && !this.#notified && Date.now() - this.#last < this.#o.pollMs) {
-      return Promise.resolve();
-    }
+    if (!this.due) return Promise.resolve();
+    return this.#start(async () => {
+      const events = await fanOut(this.#o.db, this.#o, FAN_OUT_BATCH);
+      return { events, batch: FAN_OUT_BATCH };
+    }).then(() => undefined);
+  }
+
+  /**
+   * Runs `work`, a fan-out of the caller's own (the dispatcher's hand-over), as this runner's one
+   * fan-out under way; resolves to its answer, or undefined when it failed (logged). Call it only
+   * when {@link due}.
+   */
+  async runOwn<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
+    return this.#start(work);
+  }
+
+  #start<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
     this.#last = Date.now();
     this.#notified = false;
-    const batch = fanOut(this.#o.db, this.#o, FAN_OUT_BATCH).then(
-      (events) => {
-        this.#backlog = events >= FAN_OUT_BATCH;
-        if (events > 0) this.#o.onAttempts();
+    let answer: T | undefined;
+    const batch = work().then(
+      (done) => {
+        answer = done;
+        this.#backlog = done.events >= done.batch;
+        if (done.events > 0) this.#o.onAttempts();
       },
       (err: unknown) => {
         this.#backlog = false;
@@ -64,7 +85,7 @@ export class FanOutRunner {
       this.#running = undefined;
       if (this.#backlog && this.#o.running()) void this.run();
     });
-    return this.#running;
+    return this.#running.then(() => answer);
   }
 
   /** Resolves once no fan-out runs (a stopping dispatcher waits for it). */

@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@customer-api/contract';
 import type { Handle } from '../db/port.js';
-import { int, rowOf, sql, statement, textArray, timestamptz } from '../db/sql.js';
+import { int, rowOf, sql, statement, textArray } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput, type NewAttempt, pendingAttempt } from './deliveries.repo.js';

@@ -50,7 +50,7 @@ const DELIVERY_KEYS = Object.keys({
 } satisfies Record<keyof DeliveryRow, true>);
 
 /** The columns of a claimed attempt's row (`leased l`) and of what it is sent to (`s`) and sends (`e`). */
-const TARGET_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'l', keys: DELIVERY_KEYS })},
+export const TARGET_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'l', keys: DELIVERY_KEYS })},
   ${columns(webhookSubscriptions, { alias: 's', prefix: 's.', keys: SENDING_SUBSCRIPTION_KEYS })},
   ${columns(webhookEvents, { alias: 'e', prefix: 'e.', keys: SENDING_EVENT_KEYS })}`;
 
@@ -84,7 +84,8 @@ export interface Claimed {
   target: Target;
 }
 
-function toClaimed(r: Record<string, unknown>): Claimed {
+/** A row of {@link TARGET_COLUMNS} as a claimed attempt with its targets. */
+export function toClaimed(r: Record<string, unknown>): Claimed {
   return {
     row: readDelivery(r) as DeliveryRow,
     target: { subscription: readSubscription(r), event: readEvent(r) },

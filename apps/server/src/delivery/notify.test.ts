@@ -104,6 +104,26 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
     expect(claims.filter((c) => c === 0).length).toBeLessThanOrEqual(events);
   });
 
+  it("hands an idle dispatcher the new event's attempts from the fan-out's own statement", async () => {
+    await h.subscribe(w.receiver.url);
+    await sleepingDispatcher();
+    const names: string[] = [];
+    let recording = true;
+    t.database.observeStatements((statement, execute) => {
+      if (recording) names.push(statement.name);
+      return execute();
+    });
+    try {
+      await h.version();
+      await w.receiver.waitFor(1, 45_000);
+    } finally {
+      recording = false;
+    }
+    // From the notification to the send: one statement, no separate read, fan-out or claim.
+    const fanOutOrClaim = /^webhook_(fan_out|lease)/;
+    expect(names.filter((name) => fanOutOrClaim.test(name))).toEqual(['webhook_fan_out_hand_over']);
+  });
+
   it('notifies only on commit: a rolled-back event neither wakes nor is delivered', async () => {
     const { page, audience, version } = await h.version();
     let wakes = 0;

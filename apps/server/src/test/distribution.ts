@@ -66,6 +66,7 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
   webhook_complete_and_lease: 'dispatcher: fair lease across tenants',
   webhook_complete_successes: 'dispatcher: a batch spans tenants',
   webhook_fan_out: 'outbox fan-out across tenants',
+  webhook_fan_out_hand_over: 'outbox fan-out across tenants, leased to an idle dispatcher',
   webhook_fan_out_pending: 'outbox fan-out across tenants',
   webhook_lease_due: 'dispatcher: fair lease across tenants',
   webhook_lease_due_targets: 'dispatcher: fair lease across tenants',

@@ -1,0 +1,139 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newId } from '../lib/ids.js';
+import { query } from '../test/sql.js';
+import { useTestApp } from '../test/test-app.js';
+import { fanOut } from './fan-out.js';
+import { HAND_OVER_BATCH, type HandOverRequest, handOver } from './hand-over.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
+
+const time = steppingClock();
+const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+const h = webhookHelpers(t, time.clock);
+const deps = { clock: time.clock, ids: newId };
+const URL = 'http://127.0.0.1:9/hooks';
+
+function request(limit: number, tenantCap = limit): HandOverRequest {
+  return { token: 'idle', leasedUntil: new Date(time.clock().getTime() + 60_000), limit, tenantCap };
+}
+
+interface AttemptRow {
+  event_id: string;
+  subscription_id: string;
+  lease_token: string | null;
+  status: string;
+}
+
+async function attempts(tenantId = t.tenant.tenantId): Promise<AttemptRow[]> {
+  return query<AttemptRow>(
+    t.database.db,
+    `SELECT event_id, subscription_id, lease_token, status FROM webhook_deliveries
+     WHERE tenant_id = $1 ORDER BY event_id, subscription_id`,
+    [tenantId],
+  );
+}
+
+async function queued(tenantId = t.tenant.tenantId): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    t.database.db,
+    'SELECT count(*)::int AS n FROM webhook_event_queue WHERE tenant_id = $1',
+    [tenantId],
+  );
+  return Number(row?.n ?? 0);
+}
+
+// Every test starts from an empty queue: a hand-over takes the oldest events of any tenant.
+beforeEach(async () => {
+  while ((await fanOut(t.database.db, deps, 500)) > 0) {}
+});
+
+describe("an idle dispatcher's hand-over", () => {
+  it('makes the attempts the fan-out makes, for the same subscriptions, and leases them', async () => {
+    const early = await h.subscribe(URL, { eventTypes: ['page.version.*'] });
+    const exact = await h.subscribe(URL, { eventTypes: ['page.version.created'] });
+    await h.subscribe(URL, { eventTypes: ['page.version.published'] });
+    await h.version();
+    time.advance(1_000);
+    // Subscribed after the first event: only the second reaches it.
+    const late = await h.subscribe(URL, { eventTypes: ['page.version.created'] });
+    time.advance(1_000);
+    await h.version();
+
+    const handed = await handOver(t.database.db, deps, request(16));
+    expect(handed.events).toBe(2);
+    expect(handed.attempts).toBe(5);
+    expect(handed.claimed).toHaveLength(5);
+    for (const { row, target } of handed.claimed) {
+      expect(row.leaseToken).toBe('idle');
+      expect(row.status).toBe('pending');
+      expect(row.id).toMatch(/^whdel_[0-9a-z]{26}$/);
+      expect(target.subscription?.id).toBe(row.subscriptionId);
+      expect(target.event?.id).toBe(row.eventId);
+    }
+    const rows = await attempts();
+    const events = [...new Set(rows.map((r) => r.event_id))];
+    expect(events).toHaveLength(2);
+    const bySubscription = (eventId: string) =>
+      rows.filter((r) => r.event_id === eventId).map((r) => r.subscription_id);
+    const first = [early, exact].map((s) => s.webhookSubscriptionId).sort();
+    expect(bySubscription(events[0] as string)).toEqual(first);
+    expect(bySubscription(events[1] as string)).toEqual([...first, late.webhookSubscriptionId].sort());
+    expect(await queued()).toBe(0);
+    // Counted as the fan-out counts: the delivery list's total.
+    const [counter] = await query<{ count: number }>(
+      t.database.db,
+      'SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = $2',
+      [t.tenant.tenantId, `webhook_deliveries:${late.webhookSubscriptionId}`],
+    );
+    expect(Number(counter?.count)).toBe(1);
+  });
+
+  it('leases no more than the room and each tenant its share; the rest wait unleased', async () => {
+    const other = await t.seed.tenant();
+    await h.subscribe(URL);
+    await h.subscribe(URL, {}, other);
+    for (let i = 0; i < 4; i += 1) {
+      await h.version();
+      await h.version(other);
+    }
+    const handed = await handOver(t.database.db, deps, request(5, 2));
+    expect(handed.attempts).toBe(8);
+    const byTenant = (tenantId: string) => handed.claimed.filter((c) => c.row.tenantId === tenantId).length;
+    expect(byTenant(t.tenant.tenantId)).toBe(2);
+    expect(byTenant(other.tenantId)).toBe(2);
+    const unleased = [...(await attempts()), ...(await attempts(other.tenantId))].filter(
+      (r) => r.lease_token === null,
+    );
+    expect(unleased).toHaveLength(4);
+    expect(unleased.every((r) => r.status === 'pending')).toBe(true);
+  });
+
+  it('leaves the events whose attempts exceed the ids it brings queued, for the next fan-out', async () => {
+    for (let i = 0; i < 16; i += 1) await h.subscribe(`${URL}/${i}`);
+    for (let i = 0; i < HAND_OVER_BATCH; i += 1) await h.version();
+    const handed = await handOver(t.database.db, deps, request(64));
+    // 32 ids, 16 subscriptions: the first 2 events, whole.
+    expect(handed.events).toBe(2);
+    expect(handed.attempts).toBe(32);
+    expect(await queued()).toBe(HAND_OVER_BATCH - 2);
+    expect(await fanOut(t.database.db, deps, 500)).toBe(HAND_OVER_BATCH - 2);
+    const rows = await attempts();
+    expect(rows).toHaveLength(16 * HAND_OVER_BATCH);
+    expect(new Set(rows.map((r) => `${r.event_id} ${r.subscription_id}`)).size).toBe(rows.length);
+  });
+
+  it('fans each event out once beside a concurrent fan-out and hand-over', async () => {
+    await h.subscribe(URL);
+    await h.subscribe(URL);
+    for (let i = 0; i < 12; i += 1) await h.version();
+    await Promise.all([
+      handOver(t.database.db, deps, request(8)),
+      fanOut(t.database.db, deps, 6),
+      handOver(t.database.db, deps, request(8)),
+    ]);
+    while ((await fanOut(t.database.db, deps, 500)) > 0) {}
+    const rows = await attempts();
+    expect(rows).toHaveLength(24);
+    expect(new Set(rows.map((r) => `${r.event_id} ${r.subscription_id}`)).size).toBe(24);
+    expect(await queued()).toBe(0);
+  });
+});

@@ -1,0 +1,130 @@
+import type { Handle } from '../db/port.js';
+import { int, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
+import type { Clock } from '../lib/clock.js';
+import type { IdSource } from '../lib/ids.js';
+import { deliveriesCounter } from './deliveries.repo.js';
+import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
+
+/** Events one hand-over takes at most. */
+export const HAND_OVER_BATCH = 16;
+/** Attempt ids one hand-over brings (a tenant has at most 16 subscriptions: 2 events always fit). */
+const ID_POOL = 32;
+
+/*
+ * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
+ * - ev: the oldest queued events (another dispatcher's are skipped);
+ * - cand: one attempt per active subscription of the event's tenant that existed when the event
+ *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL);
+ * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
+ * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
+ * - inserted, counted, dequeued: the attempts (chosen ones leased), their counters, the queue.
+ * Answers one row per leased attempt with its targets (one row of nulls when none), each with how
+ * many events were taken and attempts made.
+ */
+const handOverStatement = statement({
+  name: 'webhook_fan_out_hand_over',
+  params: {
+    batch: int,
+    ids: textArray,
+    now: timestamptz,
+    token: text,
+    leasedUntil: timestamptz,
+    limit: int,
+    tenantCap: int,
+    scopePrefix: text,
+  },
+  sql: (p) => sql`WITH ev AS MATERIALIZED (
+  SELECT q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${p.batch} FOR UPDATE SKIP LOCKED
+), cand AS MATERIALIZED (
+  SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
+  FROM ev JOIN webhook_events e ON e.id = ev.event_id
+  JOIN webhook_subscriptions s ON s.tenant_id = e.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
+    AND s.created_at <= e.created_at
+    AND EXISTS (SELECT 1 FROM unnest(s.event_types) AS f(t)
+      WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
+), sized AS (
+  SELECT ev.event_id, sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto
+  FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id
+), taken AS MATERIALIZED (
+  SELECT event_id FROM sized WHERE upto <= cardinality(${p.ids}::text[])
+), numbered AS MATERIALIZED (
+  SELECT c.*, row_number() OVER (ORDER BY c.event_id, c.subscription_id) AS n,
+    row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.event_id, c.subscription_id) AS tenant_rank
+  FROM cand c WHERE c.event_id IN (SELECT event_id FROM taken)
+), chosen AS MATERIALIZED (
+  SELECT n FROM numbered WHERE tenant_rank <= ${p.tenantCap}::int
+  ORDER BY tenant_rank, event_id, subscription_id LIMIT ${p.limit}
+), inserted AS (
+  INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step,
+    status, created_at, next_attempt_at, lease_token, leased_until)
+  SELECT (${p.ids}::text[])[x.n], x.tenant_id, x.subscription_id, x.event_id, x.type, 1, 0,
+    'pending', ${p.now}::timestamptz, ${p.now}::timestamptz,
+    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END,
+    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END
+  FROM numbered x
+  RETURNING *
+), counted AS (
+  INSERT INTO tenant_counters (tenant_id, scope, count)
+  SELECT tenant_id, ${p.scopePrefix} || subscription_id, count(*) FROM numbered
+  GROUP BY tenant_id, subscription_id ORDER BY tenant_id, ${p.scopePrefix} || subscription_id
+  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
+), dequeued AS (
+  DELETE FROM webhook_event_queue WHERE event_id IN (SELECT event_id FROM taken)
+)
+SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
+  ${TARGET_COLUMNS}
+FROM (SELECT 1) one
+LEFT JOIN (SELECT * FROM inserted WHERE lease_token IS NOT NULL) l ON true
+LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.id = l.event_id`,
+});
+
+/** What the dispatcher asks of a hand-over: the room it has and the lease it takes. */
+export interface HandOverRequest {
+  token: string;
+  leasedUntil: Date;
+  /** Most attempts leased (the dispatcher's room). */
+  limit: number;
+  /** Most attempts of one tenant leased. */
+  tenantCap: number;
+}
+
+/** What a hand-over did. */
+export interface HandedOver {
+  /** Queued events fanned out (and dequeued). */
+  events: number;
+  /** Attempts made, leased or not. */
+  attempts: number;
+  /** The attempts leased to the caller, with their targets. */
+  claimed: Claimed[];
+}
+
+/**
+ * Fans out up to {@link HAND_OVER_BATCH} queued events as `fanOut` does (fan-out.ts: the same
+ * subscriptions, the same counters, exactly once) and leases the attempts that a claim with the
+ * caller's room would take, in one round trip. Only for a dispatcher that holds nothing and whose
+ * last claim found nothing due: then no older attempt waits, so new ones do not jump ahead.
+ */
+export async function handOver(
+  db: Handle,
+  deps: { clock: Clock; ids: IdSource },
+  request: HandOverRequest,
+): Promise<HandedOver> {
+  const ids = Array.from({ length: ID_POOL }, () => deps.ids('whdel'));
+  const rows = await db.all(handOverStatement, {
+    batch: HAND_OVER_BATCH,
+    ids,
+    now: deps.clock(),
+    token: request.token,
+    leasedUntil: request.leasedUntil,
+    limit: request.limit,
+    tenantCap: request.tenantCap,
+    scopePrefix: deliveriesCounter(''),
+  });
+  const first = rows[0];
+  return {
+    events: Number(first?.takenEvents ?? 0),
+    attempts: Number(first?.madeAttempts ?? 0),
+    claimed: rows.filter((r) => r.id !== null && r.id !== undefined).map(toClaimed),
+  };
+}
