@@ -160,19 +160,18 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
-  webhookPeers: `**This run (2026-11-27 16:55, load average about 1, 5 rounds).** At 10,000 events
-ours (1 process) delivered 5,231/s, graphile-worker with its local queue 7,053/s, BullMQ 6,789/s,
-pg-boss 3,160/s and graphile-worker's defaults 2,608/s (medians); within the rounds ours was 0.68
-to 0.80 × the local-queue graphile-worker (median 0.75), 2.0 to 2.1 × its defaults, 1.7 to 1.8 ×
-pg-boss, 0.74 to 0.87 × BullMQ and 0.33 × undici. With a delivery-log row per peer job ours is
-1.6 to 3.0 × every peer. Two dispatchers stay slower than one on two cores shared with PostgreSQL
-and the receiver (223 against 149 µs of worker CPU per delivery). PostgreSQL CPU per delivery:
-ours 99 µs, the local-queue graphile-worker 52, pg-boss 186. At 20 events/s every durable peer
-reaches the receiver sooner: p50 1.9 to 2.1 ms against ours' 3.4, p99 3.7 to 4.0 against 13.7.
-The previous run (14:29) was on a machine at load average 2 to 12, where the peers lost more than
-ours: its 0.96 and its "PostgreSQL CPU met" (156 against 168 µs) do not hold on a quiet machine,
-where the code of that run measured 0.45 and 0.54 in two rounds at 16:30 (PostgreSQL 214 to 271 µs
-per delivery).
+  webhookPeers: `**This run (2026-11-27 17:21, load average under 1, 5 rounds).** At 10,000 events
+ours (1 process) delivered 5,217/s, graphile-worker with its local queue 6,657/s, BullMQ 6,965/s,
+pg-boss 2,810/s and graphile-worker's defaults 2,579/s (medians); within the rounds ours was 0.72
+to 0.92 × the local-queue graphile-worker (median 0.77), 1.9 to 2.3 × its defaults, 1.6 to 1.9 ×
+pg-boss, 0.69 to 0.78 × BullMQ and 0.34 × undici. With a delivery-log row per peer job ours is
+1.6 to 2.8 × every peer. Two dispatchers stay slower than one on two cores shared with PostgreSQL
+and the receiver (220 against 150 µs of worker CPU per delivery). PostgreSQL CPU per delivery:
+ours 97 µs, the local-queue graphile-worker 59, pg-boss 211. At 20 events/s every durable peer
+still reaches the receiver sooner: p50 1.9 ms against ours' 2.8, p99 3.3 to 4.7 against 11.6.
+The run of 14:29 was on a machine at load average 2 to 12, where the peers lost more than ours:
+its 0.96 and its "PostgreSQL CPU met" (156 against 168 µs) did not hold on a quiet machine, where
+that code measured 0.45 and 0.54 in two rounds at 16:30 (PostgreSQL 214 to 271 µs per delivery).
 
 **What moved since (2026-11-27, afternoon).** \`auto_explain\` during a drain showed the statement
 that records successes and makes the next claim at 2 to 14 ms: its prepared plans, fixed while
@@ -184,10 +183,12 @@ events wait for fan-out in a narrow queue table instead of being marked, which w
 event's row ([0225](decisions/0225-events-wait-for-fan-out-in-a-narrow-queue.md)); an idle
 dispatcher no longer claims after every freed slot ([0227](decisions/0227-an-idle-dispatcher-stops-claiming-when-nothing-is-due.md)).
 One drain of 10,000 events with \`pg_stat_statements\`: the success-and-claim statement 2,174 →
-489 ms in all, the fan-out 357 → 242 ms; PostgreSQL CPU per delivery 271 → 94 µs. In this run:
-3,283 → 5,231 deliveries/s, PostgreSQL 156 → 99 µs, p50 6.3 → 3.4 ms and p99 30.8 → 13.7 ms, and
-the large backlog 3,958 → 5,384 deliveries/s (its RSS still grows 20 % while the drain speeds up
-in its first four seconds, then stays flat).
+489 ms in all, the fan-out 357 → 242 ms; PostgreSQL CPU per delivery 271 → 94 µs. An idle
+dispatcher is now handed a new event's attempts, leased, by the fan-out's own statement: one round
+trip from the \`NOTIFY\` to the send instead of three ([0228](decisions/0228-an-idle-dispatcher-is-handed-its-attempts-by-the-fan-out.md)).
+Against the 14:29 run: 3,283 → 5,217 deliveries/s, PostgreSQL 156 → 97 µs, p50 6.3 → 2.8 ms and
+p99 30.8 → 11.6 ms, and the large backlog 3,958 → 6,100 deliveries/s (its RSS still grows about
+20 % while the drain speeds up in its first four seconds, then stays flat).
 
 **Where ours pays.** Per delivery ours writes the event and its queue id (one statement, at
 enqueue), then deletes the queue id and inserts the attempt with its counter (one batched
@@ -197,16 +198,21 @@ graphile-worker with its local queue inserts the job, locks 17 at a time and del
 batches (a delete touches no index). The rest of the gap is ours' fan-out, the per-tenant shares
 of each claim and the delivery log, which the peers do not keep: one log row per job takes the
 local-queue graphile-worker from 7,053 to 3,247 deliveries/s and its PostgreSQL CPU from 52 to
-219 µs per delivery. At 20 events/s, traced: after the \`NOTIFY\` ours reads the queue (0.4 ms),
-fans out (0.8 ms) and claims (0.8 ms) before sending; graphile-worker fetches once. A POST takes
-about 0.6 ms from \`request\` to the receiver's handler on this machine for either.
+219 µs per delivery. At 20 events/s, traced in one process: from the \`NOTIFY\` ours' hand-over
+takes about 1.1 ms (it makes the attempt and its counter and leases it, where graphile-worker's
+fetch only locks a job), then 0.3 ms in the dispatcher and 0.4 to 0.6 ms for the POST to reach the
+receiver's handler (a bare undici request on this machine: 0.56 ms p50); notification to receipt
+p50 1.9 ms, p99 3.5 ms. The p99 of the scenario (11.6 ms) is the dispatcher process's occasional
+pauses, not a statement.
 
-**Next.** A single statement from \`NOTIFY\` to send when the dispatcher holds nothing and its last
-claim found nothing due (0227's state, where no older attempt is waiting: 0226's objection does
-not hold): the fan-out reads the queue itself, matches event types in SQL, takes attempt ids from
-a pool the dispatcher passes and inserts the attempts already leased, answering them as a claim
-does. For the rate, the pending attempts would move to a table of their own (inserted and deleted,
-as graphile-worker's jobs are) with the delivery log written once per outcome.`,
+**Next.** The throughput target asks for 1.5 × the local-queue graphile-worker. Its
+whole delivery costs about 117 + 59 + 48 µs of CPU (worker, PostgreSQL, receiver); at 1.5 × its
+rate on two cores, ours would have about 145 µs of worker and PostgreSQL CPU per delivery, of
+which plain undici POSTs alone take 70: about 75 µs left for signing, the SSRF check and all of
+the fan-out, lease, outcome and delivery log, less than graphile-worker's PostgreSQL spends on
+its job alone. The next step for the rate is a table of pending attempts apart from the delivery
+log (inserted and deleted, as graphile-worker's jobs are, where today the outcome's update adds
+an entry to each of five indexes); it will not close a gap of 2 ×.`,
 
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
