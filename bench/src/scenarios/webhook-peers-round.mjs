@@ -17,18 +17,11 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import {
-  ensureTenant,
-  generateEncryptionKey,
-  loadConfig,
-  newId,
-  openDatabase,
-  openSecretBox,
-  systemClock,
-} from '@customer-api/server';
+import { ensureTenant, newId } from '@customer-api/server';
 import { createWebhookSubscription } from '@customer-api/server/internals';
 import { stopProcess } from '@customer-api/test-server';
 import pg from 'pg';
+import { openDispatchSetup } from '../lib/dispatch-setup.mjs';
 import { cpuMicros, rssMiB } from '../lib/proc.mjs';
 import { startRedisServer } from '../lib/redis-server.mjs';
 import { LEASE_SECONDS, makeJob, SYSTEMS, workerCommand } from './webhook-peers-systems.mjs';
@@ -41,17 +34,7 @@ const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
 const CRASH_EVENTS = Number(process.env.CRASH_EVENTS ?? 2000);
 const databaseUrl = process.env.DATABASE_URL;
 
-const oursEnv = {
-  DATABASE_URL: databaseUrl,
-  WEBHOOKS_ALLOW_INSECURE: '1',
-  // Every tenant may take every slot: the rate measured is the machine's, not the fairness cap's.
-  WEBHOOKS_TENANT_CONCURRENCY: '16',
-  LOG_LEVEL: 'silent',
-  SECRETS_ENCRYPTION_KEYS: generateEncryptionKey(),
-};
-const config = loadConfig(oursEnv);
-const database = await openDatabase({ databaseUrl: config.databaseUrl });
-const deps = { db: database.db, clock: systemClock, ids: newId, config, secrets: openSecretBox(config) };
+const { env: oursEnv, database, deps } = await openDispatchSetup(databaseUrl);
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
 await pool.query(`CREATE TABLE IF NOT EXISTS peer_delivery_log (
   id bigserial PRIMARY KEY, tenant_id text NOT NULL, event_id text NOT NULL, status int NOT NULL,

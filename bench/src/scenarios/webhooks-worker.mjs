@@ -10,19 +10,12 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import {
-  ensureTenant,
-  generateEncryptionKey,
-  loadConfig,
-  newId,
-  openDatabase,
-  openSecretBox,
-  systemClock,
-} from '@customer-api/server';
+import { ensureTenant, newId } from '@customer-api/server';
 import { createWebhookSubscription, recordVersionEvent } from '@customer-api/server/internals';
 import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { openDispatchSetup } from '../lib/dispatch-setup.mjs';
 import { cpuMicros, rssMiB } from '../lib/proc.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 2000);
@@ -35,17 +28,7 @@ const CONCURRENCY = 16; // the dispatcher's default number of deliveries in flig
 
 // One tenant's backlog: its share is the whole dispatcher here, so the rate is the machine's own
 // (the default share of 4 per tenant would measure the fairness cap instead).
-const env = {
-  DATABASE_URL: process.env.DATABASE_URL,
-  WEBHOOKS_ALLOW_INSECURE: '1',
-  WEBHOOKS_TENANT_CONCURRENCY: '16',
-  LOG_LEVEL: 'silent',
-  // The dispatchers open the secrets this process seals.
-  SECRETS_ENCRYPTION_KEYS: generateEncryptionKey(),
-};
-const config = loadConfig(env);
-const database = await openDatabase({ databaseUrl: config.databaseUrl });
-const deps = { db: database.db, clock: systemClock, ids: newId, config, secrets: openSecretBox(config) };
+const { env, database, deps } = await openDispatchSetup(process.env.DATABASE_URL);
 // Transactions of every process on the bench database, from PostgreSQL's statistics (a backend
 // reports its own when it ends, and the dispatchers' backends end with them).
 const stats = new pg.Client({ connectionString: process.env.DATABASE_URL });
