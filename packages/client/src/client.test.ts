@@ -108,7 +108,10 @@ describe('requests', () => {
   it('reuses keep-alive connections across sequential calls', async () => {
     const { server: s, client } = await serve((_req, res) => json(res, 200, { pageId: 'p' }));
     for (let i = 0; i < 20; i++) await client.getPage({ params: { page_id: 'p' } });
-    expect(s.requests).toHaveLength(20);
+    // undici's fetch may send a GET once more when a reused socket closes before its response (an
+    // idempotent request, RFC 9110 9.2.2); never twice per call.
+    expect(s.requests.length).toBeGreaterThanOrEqual(20);
+    expect(s.requests.length).toBeLessThanOrEqual(22);
     // undici's fetch may open a second socket while the first is finishing; never one per call.
     expect(s.connections).toBeLessThanOrEqual(4);
     await client.close();
