@@ -204,8 +204,7 @@ fetch only locks a job), then 0.3 ms in the dispatcher and 0.4 to 0.6 ms for the
 receiver's handler (a bare undici request on this machine: 0.56 ms p50); notification to receipt
 p50 1.9 ms, p99 3.5 ms. The scenario's p99 (11.6 ms, 100 samples) is its first one or two events
 after the warm-up one: in two 10-second latency rounds of ours alone (18:15) the slowest sample was
-the first each time (12 and 15 ms; the statements' first runs are planned one by one), and p99 was
-4.4 and 5.6 ms.
+the first each time (12 and 15 ms; why is not measured yet), and p99 was 4.4 and 5.6 ms.
 
 **Next.** The throughput target asks for 1.5 × the local-queue graphile-worker. Its
 whole delivery costs about 117 + 59 + 48 µs of CPU (worker, PostgreSQL, receiver); at 1.5 × its
