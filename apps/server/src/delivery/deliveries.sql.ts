@@ -35,16 +35,18 @@ AS a(id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 
 }
 
 /**
- * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}): `inserted` inserts them
- * pending (`returning` says what it answers), `counted` adds them to their subscriptions' counters
- * in the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt
- * is inserted and counted here, so the counters cannot drift from the rows.
+ * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}, or the hand-over's):
+ * `inserted` inserts them pending (`returning` says what it answers; with `leased`, `attempts` also
+ * has `lease_token` and `leased_until`), `counted` adds them to their subscriptions' counters in
+ * the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt is
+ * inserted and counted here, so the counters cannot drift from the rows.
  */
-export function insertAndCount(returning: Sql = raw('')): Sql {
+export function insertAndCount(returning: Sql = raw(''), { leased = false } = {}): Sql {
+  const lease = raw(leased ? ', lease_token, leased_until' : '');
   return sql`inserted AS (
   INSERT INTO webhook_deliveries
-    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
-  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at
+    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at${lease})
+  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at${lease}
   FROM attempts ${returning}
 ), counted AS (
   INSERT INTO tenant_counters (tenant_id, scope, count)

@@ -3,6 +3,7 @@ import { int, sql, statement, text, textArray, timestamptz } from '../db/sql.js'
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './deliveries.repo.js';
+import { insertAndCount } from './deliveries.sql.js';
 import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 
 /** Events one hand-over takes at most. */
@@ -17,7 +18,8 @@ const ID_POOL = 32;
  *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL);
  * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
- * - inserted, counted, dequeued: the attempts (chosen ones leased), their counters, the queue.
+ * - attempts, then inserted and counted as every attempt is (deliveries.sql.ts), chosen ones
+ *   leased; dequeued: the events off the queue.
  * Answers one row per leased attempt with its targets (one row of nulls when none), each with how
  * many events were taken and attempts made.
  */
@@ -54,21 +56,14 @@ const handOverStatement = statement({
 ), chosen AS MATERIALIZED (
   SELECT n FROM numbered WHERE tenant_rank <= ${p.tenantCap}::int
   ORDER BY tenant_rank, event_id, subscription_id LIMIT ${p.limit}
-), inserted AS (
-  INSERT INTO webhook_deliveries (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step,
-    status, created_at, next_attempt_at, lease_token, leased_until)
-  SELECT (${p.ids}::text[])[x.n], x.tenant_id, x.subscription_id, x.event_id, x.type, 1, 0,
-    'pending', ${p.now}::timestamptz, ${p.now}::timestamptz,
-    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END,
-    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END
+), attempts AS (
+  SELECT (${p.ids}::text[])[x.n] AS id, x.tenant_id, x.subscription_id, x.event_id, x.type AS event_type,
+    1 AS attempt, 0 AS retry_step, ${p.now}::timestamptz AS created_at, ${p.now}::timestamptz AS next_attempt_at,
+    ${p.scopePrefix} || x.subscription_id AS scope,
+    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END AS lease_token,
+    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until
   FROM numbered x
-  RETURNING *
-), counted AS (
-  INSERT INTO tenant_counters (tenant_id, scope, count)
-  SELECT tenant_id, ${p.scopePrefix} || subscription_id, count(*) FROM numbered
-  GROUP BY tenant_id, subscription_id ORDER BY tenant_id, ${p.scopePrefix} || subscription_id
-  ON CONFLICT (tenant_id, scope) DO UPDATE SET count = tenant_counters.count + EXCLUDED.count
-), dequeued AS (
+), ${insertAndCount(sql`RETURNING *`, { leased: true })}, dequeued AS (
   DELETE FROM webhook_event_queue WHERE event_id IN (SELECT event_id FROM taken)
 )
 SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
