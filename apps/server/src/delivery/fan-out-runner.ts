@@ -51,22 +51,18 @@ export class FanOutRunner {
   run(): Promise<void> {
     if (this.#running) return this.#running;
     if (!this.due) return Promise.resolve();
-    return this.#start(async () => {
+    return this.runOwn(async () => {
       const events = await fanOut(this.#o.db, this.#o, FAN_OUT_BATCH);
       return { events, batch: FAN_OUT_BATCH };
     }).then(() => undefined);
   }
 
   /**
-   * Runs `work`, a fan-out of the caller's own (the dispatcher's hand-over), as this runner's one
-   * fan-out under way; resolves to its answer, or undefined when it failed (logged). Call it only
-   * when {@link due}.
+   * Runs `work`, a fan-out (this runner's own, or the dispatcher's hand-over), as the one fan-out
+   * under way; resolves to its answer, or undefined when it failed (logged). Call it only when
+   * {@link due}.
    */
-  async runOwn<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
-    return this.#start(work);
-  }
-
-  #start<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
+  runOwn<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
     this.#last = Date.now();
     this.#notified = false;
     let answer: T | undefined;
