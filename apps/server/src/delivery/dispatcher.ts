@@ -218,8 +218,7 @@ class Dispatcher implements WebhookDispatcher {
             // tenant's share held it back) a slot frees up: each wakes the loop.
             const taken = this.#enqueue(await this.#claim(free));
             short = taken < free;
-            this.#exhausted = this.#tookNothing(taken);
-            this.#nothingDue = this.#exhausted;
+            this.#claimFound(this.#tookNothing(taken));
           }
         }
         if (short || this.#queue.room() < this.#refill) await this.#wakeUp.sleep(this.#pollMs);
@@ -264,8 +263,7 @@ class Dispatcher implements WebhookDispatcher {
       if (handed) {
         this.#options.observer?.claimed(handed.claimed.length);
         // All taken: still nothing else due. Some left unleased: claims are worth making.
-        this.#exhausted = handed.attempts === handed.claimed.length;
-        this.#nothingDue = this.#exhausted;
+        this.#claimFound(handed.attempts === handed.claimed.length);
         if (!this.#closing) this.#enqueue(handed.claimed);
         else await this.#release(handed.claimed);
       }
@@ -286,10 +284,15 @@ class Dispatcher implements WebhookDispatcher {
     }
   }
 
+  /** What a claim (or hand-over) found: whether nothing is left due ({@link #exhausted}, {@link #nothingDue}). */
+  #claimFound(nothingDue: boolean): void {
+    this.#exhausted = nothingDue;
+    this.#nothingDue = nothingDue;
+  }
+
   /** A fan-out added attempts: claims are worth making again. */
   #attemptsAdded(): void {
-    this.#exhausted = false;
-    this.#nothingDue = false;
+    this.#claimFound(false);
     if (!this.#awaitingFanOut) this.#wakeUp.signal();
   }
 
@@ -345,8 +348,7 @@ class Dispatcher implements WebhookDispatcher {
   #rideDone(claimed: Claimed[] | undefined): void {
     this.#claiming = false;
     if (claimed) {
-      this.#exhausted = this.#tookNothing(claimed.length);
-      this.#nothingDue = this.#exhausted;
+      this.#claimFound(this.#tookNothing(claimed.length));
       this.#options.observer?.claimed(claimed.length);
       if (!this.#closing) this.#enqueue(claimed);
       else if (!this.#killSwitch.signal.aborted) {
