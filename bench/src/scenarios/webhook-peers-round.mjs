@@ -8,8 +8,10 @@
 // latency at LATENCY_RATE events/s; and a kill -9 of the worker a third into a stream of
 // CRASH_EVENTS still being committed, with duplicates and losses counted. Prints one JSON line.
 // While working on the engine: SYSTEMS_ONLY=ours,graphile-worker-local-queue runs some systems
-// (their drains only), and BENCH_PEERS_PROFILE=<dir> writes each worker process's CPU profile
-// there (node --cpu-prof, file names starting with the system's name).
+// (their drains only; PHASES=drains,logged,latency,crash picks the steps), LATENCY_SERIES=1 prints
+// each latency event's commit and receipt instants (ms since the epoch) to stderr, and
+// BENCH_PEERS_PROFILE=<dir> writes each worker process's CPU profile there (node --cpu-prof,
+// file names starting with the system's name).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
@@ -243,7 +245,12 @@ async function latency(system) {
       await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
     }
     await arrived(total, 60_000);
-    const ms = [...committed].map(([key, t]) => run.first.get(key) - t).sort((a, b) => a - b);
+    const series = [...committed].map(([key, t]) => run.first.get(key) - t);
+    if (process.env.LATENCY_SERIES)
+      process.stderr.write(
+        `latency series ${JSON.stringify([...committed].map(([key, t]) => [+(performance.timeOrigin + t).toFixed(3), +(performance.timeOrigin + run.first.get(key)).toFixed(3)]))}\n`,
+      );
+    const ms = series.sort((a, b) => a - b);
     const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
     return { p50: at(0.5), p99: at(0.99), samples: ms.length };
   } finally {
@@ -311,22 +318,29 @@ const step = (line) =>
   process.stderr.write(
     `  peers round ${ROUND + 1} [${((performance.now() - began) / 1000).toFixed(0)} s]: ${line}\n`,
   );
-for (const size of SIZES) {
+const phases = new Set((process.env.PHASES ?? (only ? 'drains' : 'drains,logged,latency,crash')).split(','));
+for (const size of phases.has('drains') ? SIZES : []) {
   for (const system of order) {
     step(`${system.name} drains ${size}`);
     results[system.name].drains[size] = await drain(system, size);
   }
 }
 const largest = Math.max(...SIZES);
-for (const system of only ? [] : order.filter((s) => !s.name.startsWith('ours') && s.name !== 'undici')) {
+for (const system of phases.has('logged')
+  ? order.filter((s) => !s.name.startsWith('ours') && s.name !== 'undici')
+  : []) {
   step(`${system.name} drains ${largest}, writing a log row per delivery`);
   results[system.name].logged = await drain(system, largest, { logRow: true });
 }
-for (const system of only ? [] : order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+for (const system of phases.has('latency')
+  ? order.filter((s) => s.processes === 1 && s.name !== 'undici')
+  : []) {
   step(`${system.name} latency`);
   results[system.name].latency = await latency(system);
 }
-for (const system of only ? [] : order.filter((s) => s.processes === 1 && s.name !== 'undici')) {
+for (const system of phases.has('crash')
+  ? order.filter((s) => s.processes === 1 && s.name !== 'undici')
+  : []) {
   step(`${system.name} kill -9`);
   results[system.name].crash = await crash(system);
 }
