@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
-import { query } from '../test/sql.js';
+import { genericPlan, query, scansOf, statementOf } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
 import { HAND_OVER_BATCH, type HandOverRequest, handOver } from './hand-over.js';
@@ -135,5 +135,24 @@ describe("an idle dispatcher's hand-over", () => {
     expect(rows).toHaveLength(24);
     expect(new Set(rows.map((r) => `${r.event_id} ${r.subscription_id}`)).size).toBe(24);
     expect(await queued()).toBe(0);
+  });
+
+  it('keeps one plan that looks events up by key, however many events are stored', async () => {
+    await h.subscribe(URL);
+    await h.version();
+    // Events written since the statistics were taken: a plan that joins by tenant would read them all.
+    await query(t.database.db, 'ANALYZE webhook_events');
+    await query(
+      t.database.db,
+      `INSERT INTO webhook_events (id, tenant_id, type, payload, created_at)
+       SELECT 'evt_bulk' || g, tenant_id, type, payload, created_at FROM webhook_events, generate_series(1, 2000) g
+       WHERE tenant_id = $1`,
+      [t.tenant.tenantId],
+    );
+    await query(t.database.db, 'ANALYZE webhook_events');
+    const sent = await statementOf(t.database.db, (db) => handOver(db, deps, request(16)));
+    const scans = scansOf(await genericPlan(t.database.db, sent), 'webhook_events');
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.every((s) => s.index === 'webhook_events_pkey')).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { Handle } from '../db/port.js';
-import { int, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
+import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './deliveries.repo.js';
@@ -15,7 +15,10 @@ const ID_POOL = 32;
  * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
  * - ev: the oldest queued events (another dispatcher's are skipped);
  * - cand: one attempt per active subscription of the event's tenant that existed when the event
- *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL);
+ *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL); each event
+ *   and its subscriptions are looked up by key per queued event (OFFSET 0 keeps those lookups
+ *   apart), and the batch is written in (not a parameter): the plan cached for the statement is
+ *   then as cheap as one made for each run, so PostgreSQL keeps it instead of planning every time;
  * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
  * - attempts, then inserted and counted as every attempt is (deliveries.sql.ts), chosen ones
@@ -26,7 +29,6 @@ const ID_POOL = 32;
 const handOverStatement = statement({
   name: 'webhook_fan_out_hand_over',
   params: {
-    batch: int,
     ids: textArray,
     now: timestamptz,
     token: text,
@@ -36,14 +38,18 @@ const handOverStatement = statement({
     scopePrefix: text,
   },
   sql: (p) => sql`WITH ev AS MATERIALIZED (
-  SELECT q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${p.batch} FOR UPDATE SKIP LOCKED
+  SELECT q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
 ), cand AS MATERIALIZED (
   SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
-  FROM ev JOIN webhook_events e ON e.id = ev.event_id
-  JOIN webhook_subscriptions s ON s.tenant_id = e.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
-    AND s.created_at <= e.created_at
-    AND EXISTS (SELECT 1 FROM unnest(s.event_types) AS f(t)
-      WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
+  FROM ev CROSS JOIN LATERAL (
+    SELECT x.tenant_id, x.type, x.created_at FROM webhook_events x WHERE x.id = ev.event_id OFFSET 0
+  ) e CROSS JOIN LATERAL (
+    SELECT y.id FROM webhook_subscriptions y
+    WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
+      AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
+        WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
+    OFFSET 0
+  ) s
 ), sized AS (
   SELECT ev.event_id, sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto
   FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id
@@ -107,7 +113,6 @@ export async function handOver(
 ): Promise<HandedOver> {
   const ids = Array.from({ length: ID_POOL }, () => deps.ids('whdel'));
   const rows = await db.all(handOverStatement, {
-    batch: HAND_OVER_BATCH,
     ids,
     now: deps.clock(),
     token: request.token,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Db, Handle } from '../../db/port.js';
-import { query } from '../../test/sql.js';
+import type { Handle } from '../../db/port.js';
+import { query, type Sent, statementOf } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
 import * as assetsRepo from '../assets/assets.repo.js';
 import * as topicsRepo from '../topics/topics.repo.js';
@@ -8,39 +8,6 @@ import * as accountsRepo from './accounts.repo.js';
 import * as activityRepo from './activity.repo.js';
 
 const t = useTestApp();
-
-interface Sent {
-  text: string;
-  values: unknown[];
-}
-
-/**
- * The statement a repo function sends, exactly as it sends it: the function runs on the test
- * database through a handle that keeps the text and values of each statement it passes on.
- */
-async function statementOf(run: (db: Handle) => Promise<unknown>): Promise<Sent> {
-  const seen: Sent[] = [];
-  const { db } = t.database;
-  const recording: Db = {
-    kind: 'db',
-    all: (statement, input) => {
-      seen.push({ text: statement.text, values: statement.values(input) });
-      return db.all(statement, input);
-    },
-    first: (statement, input) => {
-      seen.push({ text: statement.text, values: statement.values(input) });
-      return db.first(statement, input);
-    },
-    run: (statement, input) => {
-      seen.push({ text: statement.text, values: statement.values(input) });
-      return db.run(statement, input);
-    },
-    transaction: () => Promise.reject(new Error('a listing runs no transaction')),
-  };
-  await run(recording);
-  expect(seen).toHaveLength(1);
-  return seen[0] as Sent;
-}
 
 /**
  * The plan of a statement when sequential scans and sorts are all but forbidden: a keyset listing
@@ -105,7 +72,7 @@ describe("keyset listings' own statements are index scans in list order", () => 
 
   cases.forEach(([name, run, index]) => {
     it(`${name}: ${index}`, async () => {
-      const text = await plan(await statementOf(run));
+      const text = await plan(await statementOf(t.database.db, run));
       expect(text).toContain(index);
       expect(text).not.toMatch(/"Sort|Sort Key/);
     });
