@@ -26,6 +26,24 @@ describe('TypeID-style identifiers', () => {
     expect(Buffer.from(bytes.subarray(0, 6)).toString('hex')).toBe('fedcba987654');
   });
 
+  it('encode 16 bytes as the 128-bit number they spell, in Crockford base32', () => {
+    const reference = (bytes: Uint8Array) => {
+      const n = BigInt(`0x${Buffer.from(bytes).toString('hex')}`);
+      return n
+        .toString(32)
+        .padStart(26, '0')
+        .replace(/[i-v]/g, (c) => '0123456789abcdefghjkmnpqrstvwxyz'[parseInt(c, 32)] as string);
+    };
+    expect(encodeBase32(new Uint8Array(16))).toBe('0'.repeat(26));
+    expect(encodeBase32(new Uint8Array(16).fill(255))).toBe(`7${'z'.repeat(25)}`);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 16, maxLength: 16 }),
+        (bytes) => encodeBase32(bytes) === reference(bytes),
+      ),
+    );
+  });
+
   it('encode 128 bits losslessly in 26 characters, preserving byte order', () => {
     fc.assert(
       fc.property(

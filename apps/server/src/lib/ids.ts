@@ -62,16 +62,23 @@ export function uuidV7Generator(): UuidV7Source {
 /** The process's UUIDv7 source: ids in creation order across everything the process makes. */
 export const uuidV7Bytes: UuidV7Source = uuidV7Generator();
 
-/** Encodes 16 bytes as 26 lower-case Crockford base32 characters (the TypeID suffix). */
+/**
+ * Encodes 16 bytes as 26 lower-case Crockford base32 characters (the TypeID suffix): the 128 bits
+ * after two zero bits, five at a time from the most significant.
+ */
 export function encodeBase32(bytes: Uint8Array): string {
-  let n = 0n;
-  for (const byte of bytes) n = (n << 8n) | BigInt(byte);
-  const out: string[] = new Array(26);
-  for (let i = 25; i >= 0; i -= 1) {
-    out[i] = ALPHABET[Number(n & 31n)] as string;
-    n >>= 5n;
+  let out = '';
+  let pending = 0;
+  let bits = 2;
+  for (const byte of bytes) {
+    pending = ((pending << 8) | byte) & 0x1fff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(pending >> bits) & 31];
+    }
   }
-  return out.join('');
+  return out;
 }
 
 /** Default {@link IdSource}: TypeID-style `<prefix>_<base32 UUIDv7>`, sortable by creation time. */
