@@ -18,7 +18,7 @@ function plan(ctx) {
     ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300, leaseSeconds: 2 }
     : ctx.quick
       ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000 }
-      : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 5, crashEvents: 3000 };
+      : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 10, crashEvents: 3000 };
   const rounds = Number(process.env.BENCH_PEER_ROUNDS) || base.rounds;
   return { ...base, rounds, latencyRate: 20, tenants: 4 };
 }
