@@ -10,7 +10,20 @@ import {
 } from '../db/sql.js';
 
 // Pieces of the delivery engine's statements, over named parameters: the attempts' insert (fan-out,
-// retries, redeliveries) and the successes' batch record (alone, or with the next claim).
+// retries, redeliveries), the successes' batch record (alone, or with the next claim) and the
+// relaxed commit of the dispatcher's own bookkeeping.
+
+/**
+ * A CTE `relaxed` (one row) that lets the statement's transaction commit without waiting for its
+ * WAL to reach the disk (`synchronous_commit = off` for that transaction only; the connection keeps
+ * its own setting). For the dispatcher's bookkeeping (fan-outs, claims, successes), whose loss in a
+ * database crash only means that attempts are sent again, never that an event is lost: the events
+ * themselves commit with the API's writes, which wait as always (decision record 0229). The
+ * statement must read `relaxed` (joined where the statement writes anything) for it to apply.
+ */
+export const RELAXED_COMMIT = raw(
+  "relaxed AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS setting)",
+);
 
 /** The parameters of {@link unnestAttempts}: one array per column, whatever the number of attempts. */
 export const ATTEMPT_PARAMS = {

@@ -4,7 +4,7 @@ import { int, rowOf, sql, statement, textArray } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput, type NewAttempt, pendingAttempt } from './deliveries.repo.js';
-import { ATTEMPT_PARAMS, insertAndCount, unnestAttempts } from './deliveries.sql.js';
+import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
 
 /** True when a subscription's event type filters (`page.version.*` wildcard included) take `type`. */
 export function matchesEventType(filters: readonly string[], type: WebhookEventType | string): boolean {
@@ -35,12 +35,13 @@ ORDER BY q.event_id`,
 /*
  * One statement: locks the events still queued (another dispatcher's are skipped, and one it has
  * fanned out meanwhile is gone), inserts and counts the first attempts of exactly those
- * (deliveries.repo.ts) and takes them off the queue. Returns how many events it took.
+ * (deliveries.repo.ts) and takes them off the queue. Returns how many events it took. It commits
+ * relaxed (`RELAXED_COMMIT`): lost in a crash, the events are still queued and fanned out again.
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
   params: { eventIds: textArray, ...ATTEMPT_PARAMS },
-  sql: (p) => sql`WITH ev AS (
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS (
   SELECT event_id AS id FROM webhook_event_queue WHERE event_id = ANY (${p.eventIds}::text[])
   ORDER BY event_id FOR UPDATE SKIP LOCKED
 ), attempts AS (
@@ -48,7 +49,7 @@ const fanOutStatement = statement({
 ), ${insertAndCount()}, dequeued AS (
   DELETE FROM webhook_event_queue WHERE event_id IN (SELECT id FROM ev)
 )
-SELECT count(*)::int AS n FROM ev`,
+SELECT count(*)::int AS n FROM ev CROSS JOIN relaxed`,
 });
 
 interface PendingRow {

@@ -3,7 +3,7 @@ import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sq
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './deliveries.repo.js';
-import { insertAndCount } from './deliveries.sql.js';
+import { insertAndCount, RELAXED_COMMIT } from './deliveries.sql.js';
 import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 
 /** Events one hand-over takes at most. */
@@ -24,7 +24,8 @@ const ID_POOL = 32;
  * - attempts, then inserted and counted as every attempt is (deliveries.sql.ts), chosen ones
  *   leased; dequeued: the events off the queue.
  * Answers one row per leased attempt with its targets (one row of nulls when none), each with how
- * many events were taken and attempts made.
+ * many events were taken and attempts made. It commits relaxed ({@link RELAXED_COMMIT}): lost in a
+ * crash, its events are still queued and are fanned out again.
  */
 const handOverStatement = statement({
   name: 'webhook_fan_out_hand_over',
@@ -37,7 +38,7 @@ const handOverStatement = statement({
     tenantCap: int,
     scopePrefix: text,
   },
-  sql: (p) => sql`WITH ev AS MATERIALIZED (
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
   SELECT q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
 ), cand AS MATERIALIZED (
   SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
@@ -74,7 +75,7 @@ const handOverStatement = statement({
 )
 SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
   ${TARGET_COLUMNS}
-FROM (SELECT 1) one
+FROM relaxed
 LEFT JOIN (SELECT * FROM inserted WHERE lease_token IS NOT NULL) l ON true
 LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
 LEFT JOIN webhook_events e ON e.id = l.event_id`,

@@ -1,7 +1,12 @@
 import type { Handle } from '../db/port.js';
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
 import { columns, rowOf, sql, statement, text, textArray } from '../db/sql.js';
-import { completeSuccessesCtes, SUCCESS_PARAMS, type SuccessColumns } from './deliveries.sql.js';
+import {
+  completeSuccessesCtes,
+  RELAXED_COMMIT,
+  SUCCESS_PARAMS,
+  type SuccessColumns,
+} from './deliveries.sql.js';
 import { LEASE_PARAMS, type LeaseRequest, leaseCte, leaseInput, leaseUpdate } from './lease.sql.js';
 import {
   type DeliveryRow,
@@ -92,20 +97,21 @@ export function toClaimed(r: Record<string, unknown>): Claimed {
   };
 }
 
-/** The claim and what its attempts are sent to and send, in one round trip. */
+/** The claim and what its attempts are sent to and send, in one round trip, committed relaxed (deliveries.sql.ts). */
 const leaseDueWithTargetsStatement = statement({
   name: 'webhook_lease_due_targets',
   params: LEASE_PARAMS,
-  sql: (p) => sql`WITH ${leaseCte(p)}
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${leaseCte(p)}
 SELECT ${TARGET_COLUMNS}
-FROM leased l LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
+FROM relaxed CROSS JOIN leased l LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
 LEFT JOIN webhook_events e ON e.id = l.event_id`,
   row: toClaimed,
 });
 
 /*
  * A batch of successes recorded and the next claim made in one statement: one round trip and one
- * commit instead of two: `completeSuccessesCtes` (deliveries.repo.ts), then `leased`, the claim.
+ * commit instead of two: `completeSuccessesCtes` (deliveries.repo.ts), then `leased`, the claim;
+ * committed relaxed (`RELAXED_COMMIT`, deliveries.sql.ts).
  * Every CTE reads the statement's one snapshot, so the claim still sees the batch's attempts as
  * pending, but leased to this dispatcher (its lease is not over), so it never takes them again; the
  * caller's holdings leave them out (they are sent). Each row is a claimed attempt with its targets (one row
@@ -114,9 +120,9 @@ LEFT JOIN webhook_events e ON e.id = l.event_id`,
 const completeAndLeaseStatement = statement({
   name: 'webhook_complete_and_lease',
   params: { ...SUCCESS_PARAMS, ...LEASE_PARAMS },
-  sql: (p) => sql`WITH ${completeSuccessesCtes(p)}, ${leaseCte(p)}
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${completeSuccessesCtes(p)}, ${leaseCte(p)}
 SELECT CASE WHEN row_number() OVER () = 1 THEN r.recorded END AS "recorded", ${TARGET_COLUMNS}
-FROM (SELECT coalesce(array_agg(id), '{}') AS recorded FROM done) r
+FROM relaxed CROSS JOIN (SELECT coalesce(array_agg(id), '{}') AS recorded FROM done) r
 LEFT JOIN leased l ON true
 LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
 LEFT JOIN webhook_events e ON e.id = l.event_id`,

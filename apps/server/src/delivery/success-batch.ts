@@ -1,7 +1,12 @@
 import type { Db } from '../db/port.js';
 import { rowOf, sql, statement } from '../db/sql.js';
 import { completeSuccess } from './deliveries.repo.js';
-import { completeSuccessesCtes, SUCCESS_PARAMS, type SuccessColumns } from './deliveries.sql.js';
+import {
+  completeSuccessesCtes,
+  RELAXED_COMMIT,
+  SUCCESS_PARAMS,
+  type SuccessColumns,
+} from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
 import type { Leaving, SuccessRecording, SuccessResult } from './types.js';
 
@@ -12,13 +17,14 @@ const MAX_BATCH = 256;
 
 /*
  * Every attempt still leased to its token becomes succeeded; answers the ids recorded (an id missing
- * from the answer lost its lease). One statement, so one round trip and one commit for the batch.
+ * from the answer lost its lease). One statement, so one round trip and one commit for the batch,
+ * relaxed (`RELAXED_COMMIT`): lost in a crash, the attempts are sent again once their leases end.
  */
 const completeSuccesses = statement({
   name: 'webhook_complete_successes',
   params: SUCCESS_PARAMS,
-  sql: (p) => sql`WITH ${completeSuccessesCtes(p)}
-SELECT id FROM done`,
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${completeSuccessesCtes(p)}
+SELECT id FROM done CROSS JOIN relaxed`,
   row: rowOf<{ id: string }>(),
 });
 
