@@ -92,7 +92,7 @@ export function peersSection(w) {
       ]),
     ),
     '',
-    `**Latency and crashes.** Commit-to-receipt at ${run.latencyRate} events/s for ${run.latencySeconds} s to one idle worker process (after one event delivered); then, once per round, ${n(run.crashEvents)} events committed in batches of 20 while one worker delivers them, the worker killed -9 a third of the way, the supervisor's step for a dead worker (graphile-worker: \`forceUnlockWorkers\`, as it keeps a dead worker's locks for 4 hours; the others: their ${run.settings.ours.WEBHOOKS_LEASE_MS / 1000} s lease or lock runs out) and a new worker started: duplicates are arrivals beyond an event's first, lost are events not arrived within the lease + 120 s.`,
+    `**Latency and crashes.** Commit-to-receipt at ${run.latencyRate} events/s for ${run.latencySeconds} s to one idle worker process, after one event delivered and then a second of events at the same rate, unmeasured (its start-up: prepared statements, compiled code); then, once per round, ${n(run.crashEvents)} events committed in batches of 20 while one worker delivers them, the worker killed -9 a third of the way, the supervisor's step for a dead worker (graphile-worker: \`forceUnlockWorkers\`, as it keeps a dead worker's locks for 4 hours; the others: their ${run.settings.ours.WEBHOOKS_LEASE_MS / 1000} s lease or lock runs out) and a new worker started: duplicates are arrivals beyond an event's first, lost are events not arrived within the lease + 120 s.`,
     '',
     table(
       ['System', 'p50 ms', 'p99 ms', 'kill -9: duplicates', 'kill -9: lost'],
