@@ -96,7 +96,9 @@ of a single writer; it is reported for comparison only.`,
 transaction (LISTEN on a dedicated connection; the poll stays as a 1 s fallback), so p50 is the
 fan-out, claim and send time instead of half the old 200 ms poll interval (p50 was 119 ms in the
 first full run). It is measured after the dispatcher has delivered one event (on a loaded
-machine a process can take seconds to start, which is not delivery latency).
+machine a process can take seconds to start, which is not delivery latency) and then a second of
+events at the measured rate (since 2026-11-27 evening: each pooled connection's first runs of the
+claim and hand-over parse and plan them, 10-20 ms, which made the p99 of a fresh process).
 
 **Rate: what the profile showed and what moved.** A CPU profile (\`--cpu-prof\`) of one
 dispatcher draining 3,000 events before this round: idle 45 % of its run, waiting on PostgreSQL
@@ -161,60 +163,49 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
-  webhookPeers: `**This run (2026-11-27 17:21, load average under 1, 5 rounds).** At 10,000 events
-ours (1 process) delivered 5,217/s, graphile-worker with its local queue 6,657/s, BullMQ 6,965/s,
-pg-boss 2,810/s and graphile-worker's defaults 2,579/s (medians); within the rounds ours was 0.72
-to 0.92 × the local-queue graphile-worker (median 0.77), 1.9 to 2.3 × its defaults, 1.6 to 1.9 ×
-pg-boss, 0.69 to 0.78 × BullMQ and 0.34 × undici. With a delivery-log row per peer job ours is
-1.6 to 2.8 × every peer. Two dispatchers stay slower than one on two cores shared with PostgreSQL
-and the receiver (220 against 150 µs of worker CPU per delivery). PostgreSQL CPU per delivery:
-ours 97 µs, the local-queue graphile-worker 59, pg-boss 211. At 20 events/s every durable peer
-still reaches the receiver sooner: p50 1.9 ms against ours' 2.8, p99 3.3 to 4.7 against 11.6.
-The run of 14:29 was on a machine at load average 2 to 12, where the peers lost more than ours:
-its 0.96 and its "PostgreSQL CPU met" (156 against 168 µs) did not hold on a quiet machine, where
-that code measured 0.45 and 0.54 in two rounds at 16:30 (PostgreSQL 214 to 271 µs per delivery).
+  webhookPeers: `**This run (2026-11-27 20:42, 5 rounds) and the one before it (20:16).** This
+evening's machine was slower and noisier than the afternoon's: plain undici POSTs 9,112 and 9,812
+a second at 10,000 events against 15,057 at 17:21. Within the rounds of 20:42 ours (1 process)
+was 0.83 to 0.98 × the local-queue graphile-worker (median 0.94; 20:16: 0.76 to 1.18, median
+1.11), two processes 0.63 (20:16: 0.70); PostgreSQL CPU per delivery ours 180 against its 192 µs
+(20:16: 146 against 160); commit-to-receipt p50 2.9 against the best durable peer's 2.8 ms and
+p99 9.2 against 6.9 (20:16: 2.7 against 3.0 and 6.6 against 7.6). With a delivery-log row per
+peer job ours is 1.6 to 3.7 × every peer. Against undici ours stays where it was (0.29 and 0.34;
+17:21: 0.34) while the local-queue graphile-worker fell from 0.44 to 0.30 and 0.31 of it: most of
+the move from 0.77 (17:21) to 0.94-1.11 is the peer losing more than ours on this machine. A
+same-run A/B of this evening's engine changes gave 1.05 × the rate (10,000-event drains, 4
+alternating rounds: 3,032 against 2,885 deliveries/s).
 
-**What moved since (2026-11-27, afternoon).** \`auto_explain\` during a drain showed the statement
-that records successes and makes the next claim at 2 to 14 ms: its prepared plans, fixed while
-the table was small, scanned the whole pending index or the table for 16 ids, and the claim locked
-4 × the rows it took. Now successes are found by primary key and updated by \`ctid\`, the claim
-locks only the rows its water-filling gives each subscription, and leasing is a heap-only update
-(free space on the pages) ([0224](decisions/0224-delivery-statements-do-not-trust-stale-statistics.md));
-events wait for fan-out in a narrow queue table instead of being marked, which was a copy of each
-event's row ([0225](decisions/0225-events-wait-for-fan-out-in-a-narrow-queue.md)); an idle
-dispatcher no longer claims after every freed slot ([0227](decisions/0227-an-idle-dispatcher-stops-claiming-when-nothing-is-due.md)).
-One drain of 10,000 events with \`pg_stat_statements\`: the success-and-claim statement 2,174 →
-489 ms in all, the fan-out 357 → 242 ms; PostgreSQL CPU per delivery 271 → 94 µs. An idle
-dispatcher is now handed a new event's attempts, leased, by the fan-out's own statement: one round
-trip from the \`NOTIFY\` to the send instead of three ([0228](decisions/0228-an-idle-dispatcher-is-handed-its-attempts-by-the-fan-out.md)).
-Against the 14:29 run: 3,283 → 5,217 deliveries/s, PostgreSQL 156 → 97 µs, p50 6.3 → 2.8 ms and
-p99 30.8 → 11.6 ms, and the large backlog 3,958 → 6,100 deliveries/s (its RSS still grows about
-20 % while the drain speeds up in its first four seconds, then stays flat).
+**What moved this evening.** Traced at 20 events/s (statement, notification and HTTP timestamps
+in both worker processes): from the \`NOTIFY\` ours spent 0.1 ms waking, 0.15 ms making the
+hand-over's 32 delivery ids (base32 through \`BigInt\`, now 7-10 × faster), 2.0 ms in the
+hand-over statement and 0.45 ms signing and starting the POST; graphile-worker's job fetch took
+1.3 ms. The hand-over with nothing to write took 0.7 ms: writing the attempt and waiting for the
+commit to reach the disk (0.2-0.4 ms per \`fdatasync\` here) made the difference, and the
+dispatcher's bookkeeping now commits without that wait
+([0229](decisions/0229-the-dispatchers-bookkeeping-commits-without-waiting-for-the-flush.md)):
+p50 3.8 → 2.6-2.75 ms beside graphile-worker's 2.3-2.8 in the same runs. The hand-over's cached
+plan read the events of the whole tenant (PostgreSQL kept planning it each run, 0.6-0.9 ms, with
+20,000 events stored); its lookups are now by key and it runs on its generic plan in 0.3 ms. The
+old p99 (11.6 ms) was each pooled connection's first runs of the hand-over and the claim; every
+system now gets a second of unmeasured events first, and 10 s (200 samples) are measured.
 
-**Where ours pays.** Per delivery ours writes the event and its queue id (one statement, at
-enqueue), then deletes the queue id and inserts the attempt with its counter (one batched
-statement per 200 events), leases it (a heap-only \`UPDATE\`) and records the outcome (a batched
-\`UPDATE\` that moves it out of the pending indexes, so a new entry in each of five indexes).
-graphile-worker with its local queue inserts the job, locks 17 at a time and deletes them in
-batches (a delete touches no index). The rest of the gap is ours' fan-out, the per-tenant shares
-of each claim and the delivery log, which the peers do not keep: one log row per job takes the
-local-queue graphile-worker from 7,053 to 3,247 deliveries/s and its PostgreSQL CPU from 52 to
-219 µs per delivery. At 20 events/s, traced in one process: from the \`NOTIFY\` ours' hand-over
-takes about 1.1 ms (it makes the attempt and its counter and leases it, where graphile-worker's
-fetch only locks a job), then 0.3 ms in the dispatcher and 0.4 to 0.6 ms for the POST to reach the
-receiver's handler (a bare undici request on this machine: 0.56 ms p50); notification to receipt
-p50 1.9 ms, p99 3.5 ms. The scenario's p99 (11.6 ms, 100 samples) is its first one or two events
-after the warm-up one: in two 10-second latency rounds of ours alone (18:15) the slowest sample was
-the first each time (12 and 15 ms; why is not measured yet), and p99 was 4.4 and 5.6 ms.
+**Where ours pays.** \`pg_stat_statements\` over one 10,000-event drain (a throwaway
+PostgreSQL 15 with the same settings): the statement that records successes and makes the next
+claim ran 674 times for 760 ms (about 1.1 ms each: the claim's per-tenant and per-subscription
+shares 0.46 ms, the successes' update 0.41 ms), the fan-out 50 times for 304 ms, the queue read 53
+times for 70 ms plus 14 ms of planning (it never settles on a cached plan). A success moves the
+attempt out of the two partial pending indexes, so it is a new heap tuple with an entry in each of
+the other three indexes; graphile-worker deletes a job. One log row per job takes the local-queue
+graphile-worker from 2,708 to 1,421 deliveries/s here.
 
-**Next.** The throughput target asks for 1.5 × the local-queue graphile-worker. Its
-whole delivery costs about 117 + 59 + 48 µs of CPU (worker, PostgreSQL, receiver); at 1.5 × its
-rate on two cores, ours would have about 145 µs of worker and PostgreSQL CPU per delivery, of
-which plain undici POSTs alone take 70: about 75 µs left for signing, the SSRF check and all of
-the fan-out, lease, outcome and delivery log, less than graphile-worker's PostgreSQL spends on
-its job alone. The next step for the rate is a table of pending attempts apart from the delivery
-log (inserted and deleted, as graphile-worker's jobs are, where today the outcome's update adds
-an entry to each of five indexes); it will not close a gap of 2 ×.`,
+**Next.** The throughput target asks for 1.5 × the local-queue graphile-worker: 0.47 × undici on
+this evening's machine, 0.66 × on the afternoon's, where ours has stayed at 0.29-0.34 × through
+every change since the first runs (0.08) that moved PostgreSQL's share; on two shared cores the
+remaining difference is the fan-out, the shares of each claim and the delivery log, which the
+peer does not do. The next step for PostgreSQL's share is a table of pending attempts apart from
+the delivery log (a success would be a heap-only update of the log row and the delete of a narrow
+row), and the queue read's plan.`,
 
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
