@@ -41,6 +41,15 @@ const lease = (token: string) => ({
   tenantCap: 10,
 });
 
+/** A new event's attempt, fanned out and leased to `token`. */
+async function leasedAttempt(token: string) {
+  await h.version();
+  await fanOut(t.database.db, deps);
+  const [row] = await leaseDue(t.database.db, lease(token));
+  if (!row) throw new Error('nothing leased');
+  return row;
+}
+
 /** A Db whose statements run in `tx` (the success recorder takes a database, not a transaction). */
 const dbOf = (tx: Tx): Db => ({
   kind: 'db',
@@ -71,10 +80,7 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
       after: 'on',
     });
 
-    await h.version();
-    await fanOut(t.database.db, deps);
-    const [held] = await leaseDue(t.database.db, lease('held'));
-    if (!held) throw new Error('nothing leased');
+    const held = await leasedAttempt('held');
     const success = { responseStatus: 200, responseBody: '', durationMs: 1, attemptedAt: time.clock() };
     expect(
       await commitSetting((tx) => new SuccessRecorder(dbOf(tx)).record(held.id, 'held', success)),
@@ -83,10 +89,7 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
       after: 'on',
     });
 
-    await h.version();
-    await fanOut(t.database.db, deps);
-    const [next] = await leaseDue(t.database.db, lease('next'));
-    if (!next) throw new Error('nothing leased');
+    const next = await leasedAttempt('next');
     const rideAlong = await commitSetting((tx) =>
       completeAndLease(
         tx,
