@@ -255,12 +255,13 @@ async function latency(system) {
     const total = Math.round(LATENCY_RATE * LATENCY_SECONDS);
     const committed = await commitAtRate(conn, total);
     await arrived(total, 60_000);
-    const series = [...committed].map(([key, t]) => run.first.get(key) - t);
-    if (process.env.LATENCY_SERIES)
-      process.stderr.write(
-        `latency series ${JSON.stringify([...committed].map(([key, t]) => [+(performance.timeOrigin + t).toFixed(3), +(performance.timeOrigin + run.first.get(key)).toFixed(3)]))}\n`,
-      );
-    const ms = series.sort((a, b) => a - b);
+    const instants = [...committed].map(([key, t]) => [t, run.first.get(key)]);
+    if (process.env.LATENCY_SERIES) {
+      const epoch = (t) => +(performance.timeOrigin + t).toFixed(3);
+      const pairs = instants.map(([sent, got]) => [epoch(sent), epoch(got)]);
+      process.stderr.write(`latency series ${JSON.stringify(pairs)}\n`);
+    }
+    const ms = instants.map(([sent, got]) => got - sent).sort((a, b) => a - b);
     const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
     return { p50: at(0.5), p99: at(0.99), samples: ms.length };
   } finally {
@@ -342,15 +343,13 @@ for (const system of phases.has('logged')
   step(`${system.name} drains ${largest}, writing a log row per delivery`);
   results[system.name].logged = await drain(system, largest, { logRow: true });
 }
-for (const system of phases.has('latency')
-  ? order.filter((s) => s.processes === 1 && s.name !== 'undici')
-  : []) {
+// Latency and kill -9: the systems with one worker process and a queue (not undici).
+const singles = order.filter((s) => s.processes === 1 && s.name !== 'undici');
+for (const system of phases.has('latency') ? singles : []) {
   step(`${system.name} latency`);
   results[system.name].latency = await latency(system);
 }
-for (const system of phases.has('crash')
-  ? order.filter((s) => s.processes === 1 && s.name !== 'undici')
-  : []) {
+for (const system of phases.has('crash') ? singles : []) {
   step(`${system.name} kill -9`);
   results[system.name].crash = await crash(system);
 }

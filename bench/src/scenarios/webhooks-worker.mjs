@@ -208,6 +208,17 @@ async function plainUndici() {
   return rate;
 }
 
+/** Emits `count` events one at a time at LATENCY_RATE/s; returns each one's commit instant by id. */
+async function emitAtRate(count) {
+  const committed = new Map();
+  for (let i = 0; i < count; i += 1) {
+    const [id] = await emit(1);
+    committed.set(id, performance.now());
+    await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
+  }
+  return committed;
+}
+
 /** Commit-to-receipt latency of events committed one at a time at LATENCY_RATE per second. */
 async function latency() {
   const children = startDispatchers(1);
@@ -220,19 +231,11 @@ async function latency() {
     // Then a second of events at the same rate, unmeasured: what the dispatcher prepares on its first
     // runs (its statements on each pooled connection) is start-up too.
     received = 0;
-    for (let i = 0; i < LATENCY_RATE; i += 1) {
-      await emit(1);
-      await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
-    }
+    await emitAtRate(LATENCY_RATE);
     await until(LATENCY_RATE);
-    const committed = new Map();
     const total = LATENCY_RATE * LATENCY_SECONDS;
     received = 0;
-    for (let i = 0; i < total; i += 1) {
-      const [id] = await emit(1);
-      committed.set(id, performance.now());
-      await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
-    }
+    const committed = await emitAtRate(total);
     await until(total);
     const ms = [...committed].map(([id, t]) => arrivals.get(id) - t).sort((a, b) => a - b);
     const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
