@@ -34,14 +34,13 @@ export async function seedAccounts(
     const now = new Date();
     const rows = Array.from({ length: size }, (_, i) => ({
       id: newId('account'),
-      tenantId,
       domain: `${run}-${start + i + 1}.seed.example`,
       name: `Seed account ${start + i + 1}`,
       createdAt: now,
       updatedAt: now,
     }));
     inserted += await database.db.transaction(async (tx) => {
-      const added = await insertAccounts(tx, rows);
+      const added = await insertAccounts(tx, tenantId, rows);
       // New accounts have no persons: they count among all accounts and the empty ones.
       await adjustCounter(tx, tenantId, ACCOUNTS_COUNTER, added);
       await adjustCounter(tx, tenantId, EMPTY_ACCOUNTS_COUNTER, added);

@@ -88,7 +88,7 @@ async function insertAccountLog(
       updatedAt: now,
     });
     if (!inserted) throw new KeyTaken();
-    await accountsRepo.recordAccountLog(tx, account.id, { name: body.name, at: now });
+    await accountsRepo.recordAccountLog(tx, tenantId, account.id, { name: body.name, at: now });
     await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: false });
     return inserted;
   });

@@ -174,20 +174,20 @@ function updated(count: number, accountId: string): void {
 
 const logRecorded = statement({
   name: 'account_log_recorded',
-  params: { accountId: text, at: timestamptz },
+  params: { tenantId: text, accountId: text, at: timestamptz },
   sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at},
     latest_activity_at = GREATEST(latest_activity_at, ${p.at}::timestamptz),
     account_logs_count = account_logs_count + 1
-    WHERE id = ${p.accountId}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
 });
 
 const logRecordedRenamed = statement({
   name: 'account_log_recorded_renamed',
-  params: { accountId: text, at: timestamptz, name: text },
+  params: { tenantId: text, accountId: text, at: timestamptz, name: text },
   sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at}, name = ${p.name},
     latest_activity_at = GREATEST(latest_activity_at, ${p.at}::timestamptz),
     account_logs_count = account_logs_count + 1
-    WHERE id = ${p.accountId}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
 });
 
 /**
@@ -196,23 +196,25 @@ const logRecordedRenamed = statement({
  */
 export async function recordAccountLog(
   db: Handle,
+  tenantId: string,
   accountId: string,
   change: { name: string | undefined; at: Date },
 ): Promise<void> {
   const { name, at } = change;
   updated(
     name === undefined
-      ? await db.run(logRecorded, { accountId, at })
-      : await db.run(logRecordedRenamed, { accountId, at, name }),
+      ? await db.run(logRecorded, { tenantId, accountId, at })
+      : await db.run(logRecordedRenamed, { tenantId, accountId, at, name }),
     accountId,
   );
 }
 
 const personLinked = statement({
   name: 'account_person_linked',
-  params: { accountId: text, at: timestamptz },
+  params: { tenantId: text, accountId: text, at: timestamptz },
   sql: (p) => sql`UPDATE accounts SET updated_at = ${p.at}, linked_persons_count = linked_persons_count + 1
-    WHERE id = ${p.accountId} RETURNING linked_persons_count AS "linkedPersonsCount"`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}
+    RETURNING linked_persons_count AS "linkedPersonsCount"`,
   row: rowOf<{ linkedPersonsCount: number }>(),
 });
 
@@ -220,72 +222,81 @@ const personLinked = statement({
  * Counts a newly linked person (a visible change: `updatedAt` moves to `at`); resolves to the
  * account's number of linked persons, this one included.
  */
-export async function linkPerson(db: Handle, accountId: string, at: Date): Promise<number> {
-  const row = await db.first(personLinked, { accountId, at });
+export async function linkPerson(db: Handle, tenantId: string, accountId: string, at: Date): Promise<number> {
+  const row = await db.first(personLinked, { tenantId, accountId, at });
   updated(row ? 1 : 0, accountId);
   return row?.linkedPersonsCount ?? 0;
 }
 
 const personLogRecorded = statement({
   name: 'account_person_log_recorded',
-  params: { accountId: text },
-  sql: (p) => sql`UPDATE accounts SET person_logs_count = person_logs_count + 1 WHERE id = ${p.accountId}`,
+  params: { tenantId: text, accountId: text },
+  sql: (p) => sql`UPDATE accounts SET person_logs_count = person_logs_count + 1
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
 });
 
 /** Counts a new log of one of the account's persons (nothing visible changes). */
-export async function countPersonLog(db: Handle, accountId: string): Promise<void> {
-  updated(await db.run(personLogRecorded, { accountId }), accountId);
+export async function countPersonLog(db: Handle, tenantId: string, accountId: string): Promise<void> {
+  updated(await db.run(personLogRecorded, { tenantId, accountId }), accountId);
 }
 
 const accountLogDeleted = statement({
   name: 'account_account_log_deleted',
-  params: { accountId: text },
+  params: { tenantId: text, accountId: text },
   sql: (p) => sql`UPDATE accounts SET deleted_account_logs_count = deleted_account_logs_count + 1
-    WHERE id = ${p.accountId}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
 });
 
 const personLogDeleted = statement({
   name: 'account_person_log_deleted',
-  params: { accountId: text },
+  params: { tenantId: text, accountId: text },
   sql: (p) => sql`UPDATE accounts SET deleted_person_logs_count = deleted_person_logs_count + 1
-    WHERE id = ${p.accountId}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.accountId}`,
 });
 
 /** Counts a soft-deleted account log or person log among the account's deleted ones. */
 export async function countDeletedLog(
   db: Handle,
+  tenantId: string,
   accountId: string,
   kind: 'account' | 'person',
 ): Promise<void> {
-  updated(await db.run(kind === 'account' ? accountLogDeleted : personLogDeleted, { accountId }), accountId);
+  const deleted = kind === 'account' ? accountLogDeleted : personLogDeleted;
+  updated(await db.run(deleted, { tenantId, accountId }), accountId);
 }
 
 const insertMany = statement({
   name: 'accounts_insert_many',
   params: {
     ids: textArray,
-    tenantIds: textArray,
+    tenantId: text,
     domains: textArray,
     names: textArray,
     createdAts: timestamptzArray,
     updatedAts: timestamptzArray,
   },
   sql: (p) => sql`INSERT INTO accounts (id, tenant_id, domain, name, created_at, updated_at)
-    SELECT * FROM unnest(${p.ids}::text[], ${p.tenantIds}::text[], ${p.domains}::text[], ${p.names}::text[],
-      ${p.createdAts}::timestamptz[], ${p.updatedAts}::timestamptz[])
+    SELECT r.id, ${p.tenantId}::text, r.domain, r.name, r.created_at, r.updated_at
+    FROM unnest(${p.ids}::text[], ${p.domains}::text[], ${p.names}::text[],
+      ${p.createdAts}::timestamptz[], ${p.updatedAts}::timestamptz[]) AS r (id, domain, name, created_at, updated_at)
     ON CONFLICT (tenant_id, domain) DO NOTHING`,
 });
 
 /**
- * Inserts many accounts in one statement, skipping domains the tenant already has; returns how
- * many were inserted (bulk seeding: the caller adjusts the counters by that number). The rows go
- * as one array per column, so the statement's text is the same for any number of rows.
+ * Inserts many of a tenant's accounts in one statement, skipping domains the tenant already has;
+ * returns how many were inserted (bulk seeding: the caller adjusts the counters by that number).
+ * The rows go as one array per column and the tenant as one value, so the statement's text is the
+ * same for any number of rows and it writes to the tenant's shard only.
  */
-export async function insertAccounts(db: Handle, rows: readonly NewAccount[]): Promise<number> {
+export async function insertAccounts(
+  db: Handle,
+  tenantId: string,
+  rows: readonly Omit<NewAccount, 'tenantId'>[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   return db.run(insertMany, {
     ids: rows.map((row) => row.id),
-    tenantIds: rows.map((row) => row.tenantId),
+    tenantId,
     domains: rows.map((row) => row.domain),
     // textArray sends its elements as they are: a null element is a NULL name.
     names: rows.map((row) => row.name),

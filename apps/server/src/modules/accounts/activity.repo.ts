@@ -90,7 +90,7 @@ function listStatements(includePersonActivity: boolean, includeDeleted: boolean)
     `${includePersonActivity ? '' : " AND a.kind = 'account'"}${includeDeleted ? '' : ' AND a.deleted_at IS NULL'}`,
   );
   const select = sql`SELECT ${columns(accountActivity, { alias: 'a' })}, p.name AS "personName"
-    FROM account_activity a LEFT JOIN persons p ON p.id = a.person_id`;
+    FROM account_activity a LEFT JOIN persons p ON p.tenant_id = a.tenant_id AND p.id = a.person_id`;
   const order = raw('ORDER BY a.created_at DESC, a.id DESC');
   return {
     first: statement({
@@ -135,14 +135,19 @@ export function listActivity(
 
 const markDeleted = statement({
   name: 'activity_mark_deleted',
-  params: { activityId: text, at: timestamptz },
-  sql: (p) =>
-    sql`UPDATE account_activity SET deleted_at = ${p.at}, updated_at = ${p.at} WHERE id = ${p.activityId}`,
+  params: { tenantId: text, activityId: text, at: timestamptz },
+  sql: (p) => sql`UPDATE account_activity SET deleted_at = ${p.at}, updated_at = ${p.at}
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.activityId}`,
 });
 
-/** Marks an activity item deleted. */
-export async function markActivityDeleted(db: Handle, activityId: string, at: Date): Promise<void> {
-  await db.run(markDeleted, { activityId, at });
+/** Marks a tenant's activity item deleted. */
+export async function markActivityDeleted(
+  db: Handle,
+  tenantId: string,
+  activityId: string,
+  at: Date,
+): Promise<void> {
+  await db.run(markDeleted, { tenantId, activityId, at });
 }
 
 const byLogLocked = statement({
@@ -165,12 +170,12 @@ export function findActivityByLog(
 
 const personName = statement({
   name: 'person_name_by_id',
-  params: { personId: text },
-  sql: (p) => sql`SELECT name FROM persons WHERE id = ${p.personId}`,
+  params: { tenantId: text, personId: text },
+  sql: (p) => sql`SELECT name FROM persons WHERE tenant_id = ${p.tenantId} AND id = ${p.personId}`,
   row: rowOf<{ name: string }>(),
 });
 
-/** The name of a person, when it still exists. */
-export async function personNameOf(db: Handle, personId: string): Promise<string | null> {
-  return (await db.first(personName, { personId }))?.name ?? null;
+/** The name of a tenant's person, when it still exists. */
+export async function personNameOf(db: Handle, tenantId: string, personId: string): Promise<string | null> {
+  return (await db.first(personName, { tenantId, personId }))?.name ?? null;
 }

@@ -77,8 +77,9 @@ export async function listAccountActivity(
 
 /** Sets `deletedAt` on an item and counts it among its account's deleted logs. */
 async function markDeleted(tx: Tx, row: repo.ActivityRow, at: Date): Promise<void> {
-  await repo.markActivityDeleted(tx, row.id, at);
-  await accountsRepo.countDeletedLog(tx, row.accountId, row.kind === 'account' ? 'account' : 'person');
+  const kind = row.kind === 'account' ? 'account' : 'person';
+  await repo.markActivityDeleted(tx, row.tenantId, row.id, at);
+  await accountsRepo.countDeletedLog(tx, row.tenantId, row.accountId, kind);
 }
 
 /**
@@ -101,7 +102,7 @@ export async function deleteLog(
       await markDeleted(tx, row, now);
       current = { ...row, deletedAt: now, updatedAt: now };
     }
-    const personName = row.personId ? await repo.personNameOf(tx, row.personId) : null;
+    const personName = row.personId ? await repo.personNameOf(tx, tenantId, row.personId) : null;
     return toActivityItem({ ...current, personName });
   });
 }

@@ -38,7 +38,7 @@ export async function createPersonLog(
       updatedAt: now,
     });
     if (!inserted) throw new Error('person log insert returned no row');
-    await accountsRepo.countPersonLog(tx, person.accountId);
+    await accountsRepo.countPersonLog(tx, tenantId, person.accountId);
     return inserted;
   });
   return {

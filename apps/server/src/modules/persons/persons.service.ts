@@ -46,7 +46,7 @@ export async function createPerson(
       createdAt: now,
       updatedAt: now,
     });
-    const linkedPersons = await accountsRepo.linkPerson(tx, account.id, now);
+    const linkedPersons = await accountsRepo.linkPerson(tx, tenantId, account.id, now);
     await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: linkedPersons === 1 });
     return person;
   });
