@@ -123,6 +123,7 @@ export type AudienceLifecycle = Pick<AudienceRow, 'status' | 'priorStatus' | 'ar
 const setState = statement({
   name: 'audience_set_state',
   params: {
+    tenantId: text,
     audienceId: text,
     status: text,
     priorStatus: nullable(text),
@@ -135,60 +136,63 @@ const setState = statement({
       priorStatus: p.priorStatus,
       archivedAt: p.archivedAt,
       updatedAt: p.updatedAt,
-    })} WHERE id = ${p.audienceId} RETURNING ${AUDIENCE}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.audienceId} RETURNING ${AUDIENCE}`,
   row: rowOf<AudienceRow>(),
 });
 
-/** Writes an audience's lifecycle columns (archive, restore) and returns the audience. */
+/** Writes a tenant's audience's lifecycle columns (archive, restore) and returns the audience. */
 export async function setAudienceState(
   db: Handle,
+  tenantId: string,
   audienceId: string,
   state: AudienceLifecycle,
 ): Promise<AudienceRow> {
-  const row = await db.first(setState, { audienceId, ...state });
+  const row = await db.first(setState, { tenantId, audienceId, ...state });
   if (!row) throw new Error(`audience ${audienceId} vanished during update`);
   return row;
 }
 
 const setLatest = statement({
   name: 'audience_set_latest_version',
-  params: { audienceId: text, versionId: text, updatedAt: timestamptz },
+  params: { tenantId: text, audienceId: text, versionId: text, updatedAt: timestamptz },
   sql: (p) =>
     sql`UPDATE audiences SET ${assignments(audiences, {
       latestVersionId: p.versionId,
       updatedAt: p.updatedAt,
-    })} WHERE id = ${p.audienceId}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.audienceId}`,
 });
 
-/** Points an audience at its newest version. */
+/** Points a tenant's audience at its newest version. */
 export async function setLatestVersion(
   db: Handle,
+  tenantId: string,
   audienceId: string,
   versionId: string,
   at: Date,
 ): Promise<void> {
-  if ((await db.run(setLatest, { audienceId, versionId, updatedAt: at })) === 0)
+  if ((await db.run(setLatest, { tenantId, audienceId, versionId, updatedAt: at })) === 0)
     throw new Error(`audience ${audienceId} vanished during update`);
 }
 
 const setPublished = statement({
   name: 'audience_set_published_version',
-  params: { audienceId: text, versionId: text, updatedAt: timestamptz },
+  params: { tenantId: text, audienceId: text, versionId: text, updatedAt: timestamptz },
   sql: (p) =>
     sql`UPDATE audiences SET ${assignments(audiences, {
       publishedVersionId: p.versionId,
       updatedAt: p.updatedAt,
-    })}, status = 'published' WHERE id = ${p.audienceId}`,
+    })}, status = 'published' WHERE tenant_id = ${p.tenantId} AND id = ${p.audienceId}`,
 });
 
-/** Points an audience at its published version, which makes it `published`. */
+/** Points a tenant's audience at its published version, which makes it `published`. */
 export async function setPublishedVersion(
   db: Handle,
+  tenantId: string,
   audienceId: string,
   versionId: string,
   at: Date,
 ): Promise<void> {
-  if ((await db.run(setPublished, { audienceId, versionId, updatedAt: at })) === 0)
+  if ((await db.run(setPublished, { tenantId, audienceId, versionId, updatedAt: at })) === 0)
     throw new Error(`audience ${audienceId} vanished during update`);
 }
 
@@ -198,6 +202,7 @@ export type AudienceEditable = Pick<AudienceRow, 'supplementaryContext' | 'metad
 const setEditable = statement({
   name: 'audience_set_editable',
   params: {
+    tenantId: text,
     audienceId: text,
     supplementaryContext: nullable(text),
     metadataOverride: nullable(json),
@@ -208,17 +213,22 @@ const setEditable = statement({
       supplementaryContext: p.supplementaryContext,
       metadataOverride: p.metadataOverride,
       updatedAt: p.updatedAt,
-    })} WHERE id = ${p.audienceId}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.audienceId}`,
 });
 
-/** Writes the fields a conversation edits (a message's applied changes, a restored snapshot). */
+/**
+ * Writes the fields a conversation edits on a tenant's audience (a message's applied changes, a
+ * restored snapshot).
+ */
 export async function setEditableFields(
   db: Handle,
+  tenantId: string,
   audienceId: string,
   fields: AudienceEditable,
   at: Date,
 ): Promise<void> {
   const input = {
+    tenantId,
     audienceId,
     supplementaryContext: fields.supplementaryContext,
     metadataOverride: fields.metadataOverride,
@@ -230,15 +240,15 @@ export async function setEditableFields(
 
 const nextNumber = statement({
   name: 'audience_next_version_number',
-  params: { audienceId: text },
-  sql: (p) =>
-    sql`UPDATE audiences SET versions_count = versions_count + 1 WHERE id = ${p.audienceId} RETURNING versions_count AS "n"`,
+  params: { tenantId: text, audienceId: text },
+  sql: (p) => sql`UPDATE audiences SET versions_count = versions_count + 1
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.audienceId} RETURNING versions_count AS "n"`,
   row: rowOf<{ n: number }>(),
 });
 
-/** Adds one to an audience's version counter and returns the new version number. */
-export async function nextVersionNumber(db: Handle, audienceId: string): Promise<number> {
-  const row = await db.first(nextNumber, { audienceId });
+/** Adds one to a tenant's audience's version counter and returns the new version number. */
+export async function nextVersionNumber(db: Handle, tenantId: string, audienceId: string): Promise<number> {
+  const row = await db.first(nextNumber, { tenantId, audienceId });
   if (!row) throw new Error(`audience ${audienceId} vanished`);
   return row.n;
 }

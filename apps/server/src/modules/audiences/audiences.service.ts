@@ -54,7 +54,7 @@ async function requirePersonRef(db: Handle, tenantId: string, personId: string):
 }
 
 async function present(db: Handle, page: PageRow, row: repo.AudienceRow): Promise<RestoredAudience> {
-  return toApiAudience(row, page, await findVersionsByIds(db, embeddedVersionIds([row])));
+  return toApiAudience(row, page, await findVersionsByIds(db, row.tenantId, embeddedVersionIds([row])));
 }
 
 /** Creates a draft audience under a live page. */
@@ -110,7 +110,7 @@ export async function listAudiences(
     map: (row) => row,
   });
   // The versions an audience embeds, read for the page's rows at once.
-  const versions = await findVersionsByIds(deps.db, embeddedVersionIds(rows.items));
+  const versions = await findVersionsByIds(deps.db, tenantId, embeddedVersionIds(rows.items));
   return { ...rows, items: rows.items.map((row) => toApiAudience(row, page, versions)) };
 }
 
@@ -136,7 +136,7 @@ export async function archiveAudience(
     const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
     if (audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is already archived.`);
     const now = deps.clock();
-    const row = await repo.setAudienceState(tx, audienceId, {
+    const row = await repo.setAudienceState(tx, tenantId, audienceId, {
       status: 'archived',
       priorStatus: audience.status,
       archivedAt: now,
@@ -157,7 +157,7 @@ export async function restoreAudience(
     const { page, audience } = await requireAudience(tx, tenantId, pageId, audienceId, true);
     if (!audience.archivedAt) throw new ConflictError(`Audience ${audienceId} is not archived.`);
     assertPageLive(page);
-    const row = await repo.setAudienceState(tx, audienceId, {
+    const row = await repo.setAudienceState(tx, tenantId, audienceId, {
       status: audience.priorStatus ?? 'draft',
       priorStatus: null,
       archivedAt: null,

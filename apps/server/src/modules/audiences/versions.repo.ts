@@ -26,15 +26,20 @@ const VERSION = columns(audienceVersions);
 
 const byIds = statement({
   name: 'audience_versions_by_ids',
-  params: { ids: textArray },
-  sql: (p) => sql`SELECT ${VERSION} FROM audience_versions WHERE id = ANY(${p.ids}::text[])`,
+  params: { tenantId: text, ids: textArray },
+  sql: (p) =>
+    sql`SELECT ${VERSION} FROM audience_versions WHERE tenant_id = ${p.tenantId} AND id = ANY(${p.ids}::text[])`,
   row: rowOf<VersionRow>(),
 });
 
-/** Versions by id (for embedding latest/published versions in audiences). */
-export async function findVersionsByIds(db: Handle, ids: string[]): Promise<Map<string, VersionRow>> {
+/** A tenant's versions by id (for embedding latest/published versions in audiences). */
+export async function findVersionsByIds(
+  db: Handle,
+  tenantId: string,
+  ids: string[],
+): Promise<Map<string, VersionRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.all(byIds, { ids });
+  const rows = await db.all(byIds, { tenantId, ids });
   return new Map(rows.map((r) => [r.id, r]));
 }
 
@@ -83,7 +88,7 @@ export async function insertVersion(db: Handle, row: NewVersion): Promise<Versio
   return inserted;
 }
 
-const TRANSITION = { versionId: text, at: timestamptz };
+const TRANSITION = { tenantId: text, versionId: text, at: timestamptz };
 
 const archive = statement({
   name: 'audience_version_archive',
@@ -91,7 +96,7 @@ const archive = statement({
   sql: (
     p,
   ) => sql`UPDATE audience_versions SET status = 'archived', archived_at = ${p.at}, obsolete_at = ${p.at}
-    WHERE id = ${p.versionId} RETURNING ${VERSION}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.versionId} RETURNING ${VERSION}`,
   row: rowOf<VersionRow>(),
 });
 
@@ -99,7 +104,7 @@ const publish = statement({
   name: 'audience_version_publish',
   params: TRANSITION,
   sql: (p) => sql`UPDATE audience_versions SET status = 'published', published_at = ${p.at}
-    WHERE id = ${p.versionId} RETURNING ${VERSION}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.versionId} RETURNING ${VERSION}`,
   row: rowOf<VersionRow>(),
 });
 
@@ -107,7 +112,7 @@ const cancel = statement({
   name: 'audience_version_cancel',
   params: TRANSITION,
   sql: (p) => sql`UPDATE audience_versions SET status = 'cancelled', cancelled_at = ${p.at}
-    WHERE id = ${p.versionId} RETURNING ${VERSION}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.versionId} RETURNING ${VERSION}`,
   row: rowOf<VersionRow>(),
 });
 
@@ -115,16 +120,17 @@ const cancel = statement({
 const TRANSITIONS = { archive, publish, cancel };
 
 /**
- * Moves a version on at `at` and returns it: `archive` (published before, now obsolete: archived
+ * Moves a tenant's version on at `at` and returns it: `archive` (published before, now obsolete: archived
  * and obsolete at `at`), `publish` (published at `at`), `cancel` (cancelled at `at`).
  */
 export async function transitionVersion(
   db: Handle,
+  tenantId: string,
   versionId: string,
   transition: keyof typeof TRANSITIONS,
   at: Date,
 ): Promise<VersionRow> {
-  const row = await db.first(TRANSITIONS[transition], { versionId, at });
+  const row = await db.first(TRANSITIONS[transition], { tenantId, versionId, at });
   if (!row) throw new Error(`version ${versionId} vanished during update`);
   return row;
 }

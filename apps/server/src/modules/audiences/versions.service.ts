@@ -59,7 +59,7 @@ export async function createAudienceVersion(
       tenantId: ref.tenantId,
       pageId: ref.pageId,
       audienceId: ref.audienceId,
-      versionNumber: await nextVersionNumber(tx, ref.audienceId),
+      versionNumber: await nextVersionNumber(tx, ref.tenantId, ref.audienceId),
       status: 'draft',
       isNewPageAgent: audience.isNewPageAgent,
       supplementaryContext: body.supplementaryContext ?? audience.supplementaryContext,
@@ -67,7 +67,7 @@ export async function createAudienceVersion(
       createdAt: now,
       becameDraftAt: now,
     });
-    await setLatestVersion(tx, ref.audienceId, row.id, now);
+    await setLatestVersion(tx, ref.tenantId, ref.audienceId, row.id, now);
     await recordVersionEvent(tx, deps, 'page.version.created', subject(row));
     return toApiVersion(row);
   });
@@ -105,11 +105,17 @@ export async function publishAudienceVersion(
       throw new ConflictError(`Version ${ref.versionId} is ${version.status}, not a draft.`);
     const now = deps.clock();
     if (audience.publishedVersionId) {
-      const previous = await repo.transitionVersion(tx, audience.publishedVersionId, 'archive', now);
+      const previous = await repo.transitionVersion(
+        tx,
+        ref.tenantId,
+        audience.publishedVersionId,
+        'archive',
+        now,
+      );
       await recordVersionEvent(tx, deps, 'page.version.archived', subject(previous));
     }
-    const published = await repo.transitionVersion(tx, version.id, 'publish', now);
-    await setPublishedVersion(tx, ref.audienceId, version.id, now);
+    const published = await repo.transitionVersion(tx, ref.tenantId, version.id, 'publish', now);
+    await setPublishedVersion(tx, ref.tenantId, ref.audienceId, version.id, now);
     await recordVersionEvent(tx, deps, 'page.version.published', subject(published));
     return toApiVersion(published);
   });
@@ -130,7 +136,7 @@ export async function cancelAudienceVersion(
     if (!CANCELLABLE.has(version.status)) {
       throw new ConflictError(`Version ${ref.versionId} is ${version.status} and cannot be cancelled.`);
     }
-    const cancelled = await repo.transitionVersion(tx, version.id, 'cancel', deps.clock());
+    const cancelled = await repo.transitionVersion(tx, ref.tenantId, version.id, 'cancel', deps.clock());
     await recordVersionEvent(tx, deps, 'page.version.cancelled', subject(cancelled));
     return toApiVersion(cancelled);
   });

@@ -228,7 +228,7 @@ export async function createAudienceMessage(
     };
     await repo.insertMessage(tx, row, changes);
     await assertWithinLimits(tx, row);
-    if (applied) await setEditableFields(tx, audience.id, state, now);
+    if (applied) await setEditableFields(tx, ref.tenantId, audience.id, state, now);
     await repo.touchConversation(tx, conversation.id, now);
     return toMessage(
       { ...row, hasSnapshot: row.snapshot !== null },
@@ -255,7 +255,7 @@ export async function restoreAudienceMessage(
     if (message.snapshot === null)
       throw new ConflictError(`Message ${ref.messageId} has no snapshot to restore.`);
     const snapshot = message.snapshot as AudienceState;
-    await setEditableFields(tx, audience.id, snapshot, deps.clock());
+    await setEditableFields(tx, ref.tenantId, audience.id, snapshot, deps.clock());
     await repo.revertChangesAfter(tx, audience.id, message.seq);
     return { success: true, messageId: message.id };
   });
