@@ -7,6 +7,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './database.js';
+import { distributeTables } from './distribute.js';
 import type { Handle } from './port.js';
 import { ensureSetting } from './settings.js';
 import { rowOf, sql, statement } from './sql.js';
@@ -26,7 +27,9 @@ export const CURSOR_SECRET_SETTING = 'cursor_hmac_key';
 /**
  * Applies pending migrations, holding a PostgreSQL advisory lock so that several processes
  * starting at once migrate exactly once, then makes sure the shared secrets exist. Migrations are
- * drizzle-kit's, applied by drizzle's migrator on the driver itself (below the port).
+ * drizzle-kit's, applied by drizzle's migrator on the driver itself (below the port). On a Citus
+ * coordinator with workers it then places every table (`distributeTables`): tenant tables
+ * distributed by `tenant_id`, global ones reference tables.
  */
 export async function runMigrations(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
@@ -42,6 +45,7 @@ export async function runMigrations(database: Database): Promise<void> {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await migratePg(drizzlePg({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+      await distributeTables(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
