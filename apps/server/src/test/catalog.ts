@@ -21,7 +21,7 @@ const CATALOG = `
          AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)) AS indexes
   FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
   WHERE c.relkind IN ('r', 'p') AND n.nspname NOT IN ('pg_catalog', 'information_schema')
-    AND n.nspname NOT LIKE 'pg\\_%'
+    AND n.nspname NOT LIKE 'pg\\_%' AND n.nspname NOT IN ('citus', 'citus_internal', 'columnar', 'columnar_internal')
   ORDER BY 1`;
 
 interface CatalogRow {

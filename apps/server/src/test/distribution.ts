@@ -1,3 +1,7 @@
+import { DISTRIBUTION_COLUMN, type Placement, placementOf } from '../db/distribute.js';
+
+export { DISTRIBUTION_COLUMN, type Placement } from '../db/distribute.js';
+
 /**
  * What sharding by tenant (Citus, distribution column `tenant_id`) would need of the schema and of
  * the statements, checked against the schema PostgreSQL reports and the statements' text. Pure:
@@ -5,51 +9,22 @@
  * tenant (Citus): what it would take".
  */
 
-/** The distribution column every distributed table would be sharded by. */
-export const DISTRIBUTION_COLUMN = 'tenant_id';
-
 /**
- * Where a table would live: `distributed` (sharded by `tenant_id`, co-located), `reference`
- * (copied to every node; joinable with any shard) or `local` (on the coordinator only, never
- * joined with distributed tables).
+ * Where each table of the schema goes on a Citus cluster, by the rules `migrate` applies
+ * (`placementOf`, db/distribute.ts); a table those rules cannot place is left out, which the
+ * schema check reports.
  */
-export type Placement = 'distributed' | 'reference' | 'local';
-
-/**
- * Where each table would go. Tenant-owned tables are distributed and co-located. `tenants`,
- * `api_keys` (looked up by key hash before the tenant is known) and `server_settings` are small and
- * read by every process: reference tables. The rate limiter's counters and drizzle's migration
- * journal stay on the coordinator.
- */
-export const PLACEMENTS: Readonly<Record<string, Placement>> = {
-  account_activity: 'distributed',
-  accounts: 'distributed',
-  asset_chunks: 'distributed',
-  asset_files: 'distributed',
-  assets: 'distributed',
-  audience_sessions: 'distributed',
-  audience_versions: 'distributed',
-  audiences: 'distributed',
-  conversations: 'distributed',
-  idempotency_keys: 'distributed',
-  message_changes: 'distributed',
-  messages: 'distributed',
-  pages: 'distributed',
-  persons: 'distributed',
-  session_interactions: 'distributed',
-  tenant_counters: 'distributed',
-  topic_entries: 'distributed',
-  topics: 'distributed',
-  webhook_deliveries: 'distributed',
-  webhook_event_queue: 'distributed',
-  webhook_events: 'distributed',
-  webhook_subscriptions: 'distributed',
-  api_keys: 'reference',
-  server_settings: 'reference',
-  tenants: 'reference',
-  'drizzle.__drizzle_migrations': 'local',
-  rate_limits: 'local',
-};
+export function placementsOf(tables: readonly TableFacts[]): Record<string, Placement> {
+  const placements: Record<string, Placement> = {};
+  for (const table of tables) {
+    const placement = placementOf(
+      table.name,
+      table.columns.some((c) => c.name === DISTRIBUTION_COLUMN),
+    );
+    if (placement) placements[table.name] = placement;
+  }
+  return placements;
+}
 
 /**
  * Statements that span tenants on purpose, and why: on Citus they stay multi-shard queries (or are

@@ -27,13 +27,7 @@ export async function createTestDatabase(serverUrl: string | undefined): Promise
     return { database, url: undefined, dispose: () => database.close() };
   }
   const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
+  const nodes = await createOnEveryNode(serverUrl, name);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString() });
@@ -43,13 +37,69 @@ export async function createTestDatabase(serverUrl: string | undefined): Promise
     url: url.toString(),
     dispose: async () => {
       await database.close();
-      const dropper = new pg.Client({ connectionString: serverUrl });
-      await dropper.connect();
-      try {
-        await dropper.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.end();
-      }
+      for (const node of nodes) await onNode(node, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     },
   };
+}
+
+/** A node of the server: the URL of its maintenance database. */
+type NodeUrl = string;
+
+async function onNode(nodeUrl: NodeUrl, ...texts: string[]): Promise<pg.QueryResult[]> {
+  const client = new pg.Client({ connectionString: nodeUrl });
+  await client.connect();
+  try {
+    const results: pg.QueryResult[] = [];
+    for (const text of texts) results.push(await client.query(text));
+    return results;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates the database `name` on the server. When the server is a Citus coordinator with workers
+ * (its maintenance database has the extension and knows them), the database is a cluster of its
+ * own: created on every node with the extension, the coordinator knowing the same workers, so
+ * `runMigrations` distributes its tables. Returns every node the database was created on.
+ */
+async function createOnEveryNode(serverUrl: string, name: string): Promise<NodeUrl[]> {
+  const [, catalog] = await onNode(
+    serverUrl,
+    `CREATE DATABASE "${name}"`,
+    `SELECT to_regclass('pg_catalog.pg_dist_node') IS NOT NULL AS citus`,
+  );
+  const placed = catalog?.rows[0]?.citus
+    ? (
+        await onNode(
+          serverUrl,
+          `SELECT nodename AS host, nodeport AS port, groupid = 0 AS coordinator FROM pg_dist_node
+             WHERE noderole = 'primary' ORDER BY groupid`,
+        )
+      )[0]
+    : undefined;
+  const citusNodes = (placed?.rows ?? []) as { host: string; port: number; coordinator: boolean }[];
+  if (!citusNodes.some((n) => !n.coordinator)) return [serverUrl];
+  const nodeUrl = (host: string, port: number, database: string) => {
+    const url = new URL(serverUrl);
+    url.hostname = host;
+    url.port = String(port);
+    url.pathname = `/${database}`;
+    return url.toString();
+  };
+  const workers = citusNodes.filter((n) => !n.coordinator);
+  const coordinator = citusNodes.find((n) => n.coordinator);
+  for (const worker of workers) {
+    await onNode(nodeUrl(worker.host, worker.port, 'postgres'), `CREATE DATABASE "${name}"`);
+    await onNode(nodeUrl(worker.host, worker.port, name), 'CREATE EXTENSION citus');
+  }
+  const own = new URL(serverUrl);
+  own.pathname = `/${name}`;
+  await onNode(
+    own.toString(),
+    'CREATE EXTENSION citus',
+    ...(coordinator ? [`SELECT citus_set_coordinator_host('${coordinator.host}', ${coordinator.port})`] : []),
+    ...workers.map((w) => `SELECT citus_add_node('${w.host}', ${w.port})`),
+  );
+  return [serverUrl, ...workers.map((w) => nodeUrl(w.host, w.port, 'postgres'))];
 }

@@ -1,0 +1,88 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
+import { readSchema } from '../test/catalog.js';
+import { CROSS_TENANT, placementsOf } from '../test/distribution.js';
+import { classifyStatement } from '../test/distribution-sql.js';
+import { serverStatements } from '../test/statements.js';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+
+// On a Citus cluster (TEST_DATABASE_URL at a coordinator with workers: `pnpm test:citus`, or
+// deploy/citus/cluster.sh), every statement the server runs for one tenant must be a router query:
+// Citus plans it onto one shard. Elsewhere there is no planner to ask, and the test says so.
+
+const settings = loadTestSettings();
+let testDb: TestDatabase;
+let client: pg.Client | undefined;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase(settings.databaseUrl);
+  if (!testDb.url) return;
+  client = new pg.Client({ connectionString: testDb.url });
+  await client.connect();
+  const { rows } = await client.query(
+    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
+  );
+  if (!rows[0]?.citus) {
+    await client.end();
+    client = undefined;
+  }
+}, 120_000);
+afterAll(async () => {
+  await client?.end();
+  await testDb?.dispose();
+});
+
+const TENANT = 'ten_router_check';
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+/**
+ * The task counts of the plan Citus makes for `text` run for one tenant: every text parameter is
+ * the tenant's id (a statement pins its tenant with one), every other parameter null. An error
+ * (a statement Citus refuses to plan) is returned as its message.
+ */
+async function taskCounts(db: pg.Client, text: string): Promise<number[] | string> {
+  await db.query('BEGIN');
+  try {
+    await db.query(`PREPARE router_check AS ${text}`);
+    const { rows } = await db.query<{ types: string[] }>(
+      `SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = 'router_check'`,
+    );
+    const args = (rows[0]?.types ?? []).map((type) => (type === 'text' ? literal(TENANT) : 'NULL'));
+    const execute = `EXECUTE router_check${args.length > 0 ? `(${args.join(', ')})` : ''}`;
+    const plan = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (COSTS OFF) ${execute}`);
+    const lines = plan.rows.map((r) => r['QUERY PLAN']);
+    return lines.flatMap((line) => {
+      const match = /Task Count: (\d+)/.exec(line);
+      return match ? [Number(match[1])] : [];
+    });
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await db.query('ROLLBACK');
+  }
+}
+
+describe('statements on a Citus cluster', () => {
+  it('plans every statement of one tenant onto one shard', async (context) => {
+    if (!client) {
+      context.skip('needs TEST_DATABASE_URL at a Citus coordinator with workers (pnpm test:citus)');
+      return;
+    }
+    const placements = placementsOf(await readSchema(testDb.database.db));
+    const statements = [...(await serverStatements())].sort(([a], [b]) => a.localeCompare(b));
+    const multiShard: string[] = [];
+    let checked = 0;
+    for (const [name, text] of statements) {
+      if (name in CROSS_TENANT) continue;
+      if (classifyStatement(text, placements).route === 'no-distributed-table') continue;
+      checked += 1;
+      const counts = await taskCounts(client, text);
+      if (typeof counts === 'string') multiShard.push(`${name}: Citus refused to plan it: ${counts}`);
+      else if (counts.some((n) => n > 1)) multiShard.push(`${name}: tasks ${counts.join(', ')}`);
+    }
+    console.info(`router queries: ${checked} statements on distributed tables checked`);
+    expect(multiShard).toEqual([]);
+    expect(checked).toBeGreaterThan(100);
+  }, 300_000);
+});
