@@ -19,9 +19,9 @@ import type { ChangeRow, ConversationRow } from './messages.repo.js';
  */
 export async function assertWithinLimits(
   tx: Tx,
-  message: { conversationId: string; id: string; seq: number },
+  message: { tenantId: string; conversationId: string; id: string; seq: number },
 ): Promise<void> {
-  const { conversationId, seq } = message;
+  const { tenantId, conversationId, seq } = message;
   // Sequence numbers run 1, 2, 3… per conversation and messages are never deleted: seq counts them.
   if (seq > MESSAGE_HISTORY_MAX_MESSAGES) {
     throw ValidationError.of(
@@ -29,7 +29,7 @@ export async function assertWithinLimits(
       `The audience's message history is full: it holds ${grouped(MESSAGE_HISTORY_MAX_MESSAGES)} messages, the most an audience's history may hold. Continue the conversation in a new audience.`,
     );
   }
-  const { totalBytes, messageBytes } = await repo.measureHistory(tx, conversationId, seq);
+  const { totalBytes, messageBytes } = await repo.measureHistory(tx, tenantId, conversationId, seq);
   if (messageBytes > MESSAGE_MAX_BYTES) {
     throw ValidationError.of(
       'body',
@@ -42,7 +42,7 @@ export async function assertWithinLimits(
       `The audience's message history is full: with this message (${bytes(messageBytes)}) it would take ${bytes(totalBytes)}, more than the ${bytes(MESSAGE_HISTORY_MAX_BYTES)} (4 MiB) an audience's history may hold. Continue the conversation in a new audience.`,
     );
   }
-  await repo.storeMessageBytes(tx, message.id, messageBytes);
+  await repo.storeMessageBytes(tx, tenantId, message.id, messageBytes);
 }
 
 /**
@@ -63,14 +63,14 @@ export async function boundedHistory(
   conversation: ConversationRow,
   admit: (bytes: number) => Promise<void>,
 ): Promise<[repo.HistoryMessageRow[], ChangeRow[]]> {
-  const within = await repo.firstSeqWithin(db, conversation.id, {
+  const within = await repo.firstSeqWithin(db, conversation.tenantId, conversation.id, {
     count: MESSAGE_HISTORY_MAX_MESSAGES,
     bytes: MESSAGE_HISTORY_MAX_BYTES,
   });
   if (within === undefined) return [[], []];
   await admit(within.bytes);
   return Promise.all([
-    repo.listMessages(db, conversation.id, within.seq),
+    repo.listMessages(db, conversation.tenantId, conversation.id, within.seq),
     repo.listChanges(db, conversation.tenantId, conversation.audienceId, within.seq),
   ]);
 }

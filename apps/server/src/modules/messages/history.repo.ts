@@ -44,9 +44,10 @@ type MessageFieldsRow = Omit<MessageRow, 'snapshot' | 'toolCalls' | 'contentPart
 
 const messageFields = statement({
   name: 'messages_history_from',
-  params: { conversationId: text, fromSeq: int },
+  params: { tenantId: text, conversationId: text, fromSeq: int },
   sql: (p) => sql`SELECT ${MESSAGE_FIELDS}, m.snapshot IS NOT NULL AS "hasSnapshot" FROM messages m
-    WHERE m.conversation_id = ${p.conversationId} AND m.seq >= ${p.fromSeq} ORDER BY m.seq ASC`,
+    WHERE m.tenant_id = ${p.tenantId} AND m.conversation_id = ${p.conversationId} AND m.seq >= ${p.fromSeq}
+    ORDER BY m.seq ASC`,
   row: rowOf<MessageFieldsRow>(),
 });
 
@@ -55,9 +56,9 @@ type JsonRow = { seq: number; toolCalls: JsonValueText | null; contentParts: Jso
 /** Tool calls and content parts of a range of messages, as bytes (binary results). */
 const messagesJson = statement({
   name: 'messages_json_text',
-  params: { conversationId: text, from: int, to: int },
+  params: { tenantId: text, conversationId: text, from: int, to: int },
   sql: (p) => sql`SELECT seq, tool_calls AS "toolCalls", content_parts AS "contentParts" FROM messages
-  WHERE conversation_id = ${p.conversationId} AND seq BETWEEN ${p.from} AND ${p.to}`,
+  WHERE tenant_id = ${p.tenantId} AND conversation_id = ${p.conversationId} AND seq BETWEEN ${p.from} AND ${p.to}`,
   row: rowOf<JsonRow>(),
   format: 'json-bytes',
 });
@@ -97,7 +98,7 @@ export function historySlices(
 }
 
 /**
- * Messages of a conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
+ * Messages of a tenant's conversation from sequence number `fromSeq` on, oldest first. Snapshots (each up
  * to the audience's whole editable state, and not part of what a read sends) stay in the database.
  * Tool calls and content parts come in further statements, as bytes (`json-bytes`), one per
  * {@link HISTORY_SLICE_BYTES} of them: messages are never deleted and never change them, so the
@@ -105,13 +106,14 @@ export function historySlices(
  */
 export async function listMessages(
   db: Handle,
+  tenantId: string,
   conversationId: string,
   fromSeq = 1,
 ): Promise<HistoryMessageRow[]> {
-  const rows = await db.all(messageFields, { conversationId, fromSeq });
+  const rows = await db.all(messageFields, { tenantId, conversationId, fromSeq });
   const bySeq = new Map<number, JsonRow>();
   for (const [from, to] of historySlices(rows)) {
-    const json = await db.all(messagesJson, { conversationId, from, to });
+    const json = await db.all(messagesJson, { tenantId, conversationId, from, to });
     for (const row of json) bySeq.set(row.seq, row);
   }
   return rows.map(({ jsonBytes: _jsonBytes, ...row }) => {
@@ -149,7 +151,7 @@ const MESSAGE_OVERHEAD = 256;
 const CHANGE_OVERHEAD = 160;
 
 /**
- * `(seq, bytes)` of each message of a conversation (only the `newest` ones, when given): the size
+ * `(seq, bytes)` of each message of a tenant's conversation (only the `newest` ones, when given): the size
  * of the message's JSON as the history read returns it, changes included, computed by the
  * database so that Node builds no string for it. Tool calls and content parts are sent as
  * PostgreSQL prints them (see JsonText), and the rest is bounded by generous overheads, so a bound
@@ -158,7 +160,10 @@ const CHANGE_OVERHEAD = 160;
  * nothing changes it later), so reads sum integers: only messages written before sizes were
  * stored are measured again.
  */
-function sizedMessages(conversationId: Param<string>, newest?: Param<number>): Sql {
+function sizedMessages(
+  conversation: { tenantId: Param<string>; conversationId: Param<string> },
+  newest?: Param<number>,
+): Sql {
   return sql`
     SELECT m.seq, coalesce(m.json_bytes, ${raw(String(MESSAGE_OVERHEAD))}
       + octet_length(to_json(m.content)::text)
@@ -172,67 +177,78 @@ function sizedMessages(conversationId: Param<string>, newest?: Param<number>): S
               + coalesce(octet_length(to_json(c.new_value)::text), 4))
             * CASE WHEN c.status = 'saved' THEN 2 ELSE 1 END)
           FROM message_changes c
-          WHERE c.audience_id = m.audience_id AND c.message_seq = m.seq
+          WHERE c.tenant_id = m.tenant_id AND c.audience_id = m.audience_id AND c.message_seq = m.seq
         ), 0)) AS bytes
     FROM messages m
-    WHERE m.conversation_id = ${conversationId}
+    WHERE m.tenant_id = ${conversation.tenantId} AND m.conversation_id = ${conversation.conversationId}
     ${newest === undefined ? sql`` : sql`ORDER BY m.seq DESC LIMIT ${newest}`}`;
 }
 
 // float8 keeps the sums numbers (a sum of int8 is numeric, which drivers give as text).
 const measure = statement({
   name: 'messages_measure_history',
-  params: { conversationId: text, seq: int },
+  params: { tenantId: text, conversationId: text, seq: int },
   sql: (p) => sql`
     SELECT coalesce(sum(s.bytes), 0)::float8 AS total,
       coalesce(max(s.bytes) FILTER (WHERE s.seq = ${p.seq}), 0)::float8 AS message
-    FROM (${sizedMessages(p.conversationId)}) s`,
+    FROM (${sizedMessages(p)}) s`,
   row: rowOf<{ total: number; message: number }>(),
 });
 
-/** Sizes of a conversation (see {@link sizedMessages}): all messages, and the message `seq` alone. */
+/**
+ * Sizes of a tenant's conversation (see {@link sizedMessages}): all messages, and the message
+ * `seq` alone.
+ */
 export async function measureHistory(
   db: Handle,
+  tenantId: string,
   conversationId: string,
   seq: number,
 ): Promise<{ totalBytes: number; messageBytes: number }> {
-  const row = await db.first(measure, { conversationId, seq });
+  const row = await db.first(measure, { tenantId, conversationId, seq });
   return { totalBytes: Number(row?.total ?? 0), messageBytes: Number(row?.message ?? 0) };
 }
 
 const within = statement({
   name: 'messages_first_seq_within',
-  params: { conversationId: text, count: int, bytes: int },
+  params: { tenantId: text, conversationId: text, count: int, bytes: int },
   sql: (p) => sql`
     SELECT min(w.seq)::int AS first, max(w.running)::float8 AS bytes
     FROM (SELECT s.seq, sum(s.bytes) OVER (ORDER BY s.seq DESC) AS running
-          FROM (${sizedMessages(p.conversationId, p.count)}) s) w
+          FROM (${sizedMessages(p, p.count)}) s) w
     WHERE w.running <= ${p.bytes}`,
   row: rowOf<{ first: number | null; bytes: number | null }>(),
 });
 
 /**
- * The oldest sequence number from which the conversation's newest messages, at most `count` of
+ * The oldest sequence number from which a tenant's conversation's newest messages, at most `count` of
  * them, fit in `bytes` (see {@link sizedMessages}), and their size; undefined when not even the
  * newest one does. Only those `count` messages are measured, however long the conversation.
  */
 export async function firstSeqWithin(
   db: Handle,
+  tenantId: string,
   conversationId: string,
   budget: { count: number; bytes: number },
 ): Promise<{ seq: number; bytes: number } | undefined> {
-  const row = await db.first(within, { conversationId, ...budget });
+  const row = await db.first(within, { tenantId, conversationId, ...budget });
   if (row?.first === null || row?.first === undefined) return undefined;
   return { seq: Number(row.first), bytes: Number(row.bytes ?? 0) };
 }
 
 const storeBytes = statement({
   name: 'message_store_json_bytes',
-  params: { messageId: text, bytes: int },
-  sql: (p) => sql`UPDATE messages SET json_bytes = ${p.bytes} WHERE id = ${p.messageId}`,
+  params: { tenantId: text, messageId: text, bytes: int },
+  sql: (p) =>
+    sql`UPDATE messages SET json_bytes = ${p.bytes} WHERE tenant_id = ${p.tenantId} AND id = ${p.messageId}`,
 });
 
-/** Stores the size a message was measured at when written (see {@link sizedMessages}). */
-export async function storeMessageBytes(db: Handle, messageId: string, bytes: number): Promise<void> {
-  await db.run(storeBytes, { messageId, bytes });
+/** Stores the size a tenant's message was measured at when written (see {@link sizedMessages}). */
+export async function storeMessageBytes(
+  db: Handle,
+  tenantId: string,
+  messageId: string,
+  bytes: number,
+): Promise<void> {
+  await db.run(storeBytes, { tenantId, messageId, bytes });
 }

@@ -213,14 +213,14 @@ describe('sizes stored when a message is written', () => {
     expect(stored.map((row) => row.jsonBytes === null)).toEqual([false, false, false, true, true]);
 
     // Measured afresh with the stored sizes set aside, the total is the same.
-    const before = await historyRepo.firstSeqWithin(t.database.db, conversation.id, {
+    const before = await historyRepo.firstSeqWithin(t.database.db, t.tenant.tenantId, conversation.id, {
       count: 10,
       bytes: 1e9,
     });
     await query(t.database.db, 'UPDATE messages SET json_bytes = NULL WHERE conversation_id = $1', [
       conversation.id,
     ]);
-    const afresh = await historyRepo.firstSeqWithin(t.database.db, conversation.id, {
+    const afresh = await historyRepo.firstSeqWithin(t.database.db, t.tenant.tenantId, conversation.id, {
       count: 10,
       bytes: 1e9,
     });

@@ -64,33 +64,35 @@ export async function insertConversation(db: Handle, row: ConversationRow): Prom
 
 const touch = statement({
   name: 'conversation_touch',
-  params: { conversationId: text, updatedAt: timestamptz },
-  sql: (p) =>
-    sql`UPDATE conversations SET updated_at = ${p.updatedAt} WHERE id = ${p.conversationId} RETURNING ${CONVERSATION}`,
+  params: { tenantId: text, conversationId: text, updatedAt: timestamptz },
+  sql: (p) => sql`UPDATE conversations SET updated_at = ${p.updatedAt}
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.conversationId} RETURNING ${CONVERSATION}`,
   row: rowOf<ConversationRow>(),
 });
 
-/** Marks a conversation as updated. */
+/** Marks a tenant's conversation as updated. */
 export async function touchConversation(
   db: Handle,
+  tenantId: string,
   conversationId: string,
   at: Date,
 ): Promise<ConversationRow> {
-  const row = await db.first(touch, { conversationId, updatedAt: at });
+  const row = await db.first(touch, { tenantId, conversationId, updatedAt: at });
   if (!row) throw new Error(`conversation ${conversationId} vanished`);
   return row;
 }
 
 const lastSeqStatement = statement({
   name: 'messages_last_seq',
-  params: { conversationId: text },
-  sql: (p) => sql`SELECT max(seq) AS "seq" FROM messages WHERE conversation_id = ${p.conversationId}`,
+  params: { tenantId: text, conversationId: text },
+  sql: (p) => sql`SELECT max(seq) AS "seq" FROM messages
+    WHERE tenant_id = ${p.tenantId} AND conversation_id = ${p.conversationId}`,
   row: rowOf<{ seq: number | null }>(),
 });
 
-/** Highest message sequence number of a conversation (0 when empty). */
-export async function lastSeq(db: Handle, conversationId: string): Promise<number> {
-  return (await db.first(lastSeqStatement, { conversationId }))?.seq ?? 0;
+/** Highest message sequence number of a tenant's conversation (0 when empty). */
+export async function lastSeq(db: Handle, tenantId: string, conversationId: string): Promise<number> {
+  return (await db.first(lastSeqStatement, { tenantId, conversationId }))?.seq ?? 0;
 }
 
 const insertMessageStatement = statement({
@@ -118,23 +120,24 @@ const insertMessageStatement = statement({
 /**
  * A message's changes in one statement whatever their number: the rows as one JSON array, read
  * back as records (a change's values may be null, which a `text[]` parameter could not carry).
+ * The tenant, the same for every change of a message, is one value.
  */
 const insertChanges = statement({
   name: 'message_changes_insert',
-  params: { changes: json },
+  params: { tenantId: text, changes: json },
   sql: (p) => sql`INSERT INTO message_changes
       (id, tenant_id, message_id, audience_id, message_seq, position, field, previous_value, new_value, status)
-    SELECT c.id, c."tenantId", c."messageId", c."audienceId", c."messageSeq", c.position, c.field,
+    SELECT c.id, ${p.tenantId}::text, c."messageId", c."audienceId", c."messageSeq", c.position, c.field,
       c."previousValue", c."newValue", c.status
-    FROM json_to_recordset(${p.changes}::json) AS c(id text, "tenantId" text, "messageId" text,
+    FROM json_to_recordset(${p.changes}::json) AS c(id text, "messageId" text,
       "audienceId" text, "messageSeq" int4, position int4, field text, "previousValue" text,
       "newValue" text, status text)`,
 });
 
-/** Inserts a message with its changes. */
+/** Inserts a message with its changes (the message's tenant's). */
 export async function insertMessage(db: Handle, row: MessageRow, changes: ChangeRow[]): Promise<void> {
   await db.run(insertMessageStatement, row);
-  if (changes.length > 0) await db.run(insertChanges, { changes });
+  if (changes.length > 0) await db.run(insertChanges, { tenantId: row.tenantId, changes });
 }
 
 const messageById = statement({
@@ -157,32 +160,39 @@ export function findMessage(
 
 const revertAfter = statement({
   name: 'message_changes_revert_after',
-  params: { audienceId: text, seq: int },
+  params: { tenantId: text, audienceId: text, seq: int },
   sql: (p) => sql`UPDATE message_changes SET status = 'reverted'
-    WHERE audience_id = ${p.audienceId} AND message_seq > ${p.seq} AND status = 'applied'`,
+    WHERE tenant_id = ${p.tenantId} AND audience_id = ${p.audienceId} AND message_seq > ${p.seq}
+    AND status = 'applied'`,
 });
 
-/** Marks applied changes of messages after `seq` as reverted. */
-export async function revertChangesAfter(db: Handle, audienceId: string, seq: number): Promise<void> {
-  await db.run(revertAfter, { audienceId, seq });
+/** Marks applied changes of a tenant's audience's messages after `seq` as reverted. */
+export async function revertChangesAfter(
+  db: Handle,
+  tenantId: string,
+  audienceId: string,
+  seq: number,
+): Promise<void> {
+  await db.run(revertAfter, { tenantId, audienceId, seq });
 }
 
 const setPublished = statement({
   name: 'conversation_set_published_message',
-  params: { conversationId: text, messageId: text, updatedAt: timestamptz },
+  params: { tenantId: text, conversationId: text, messageId: text, updatedAt: timestamptz },
   sql: (p) =>
     sql`UPDATE conversations SET ${assignments(conversations, {
       publishedMessageId: p.messageId,
       updatedAt: p.updatedAt,
-    })} WHERE id = ${p.conversationId}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.conversationId}`,
 });
 
-/** Sets the conversation's published message. */
+/** Sets a tenant's conversation's published message. */
 export async function setPublishedMessage(
   db: Handle,
+  tenantId: string,
   conversationId: string,
   messageId: string,
   at: Date,
 ): Promise<void> {
-  await db.run(setPublished, { conversationId, messageId, updatedAt: at });
+  await db.run(setPublished, { tenantId, conversationId, messageId, updatedAt: at });
 }

@@ -194,7 +194,7 @@ export async function createAudienceMessage(
     const { page, audience } = await lockLiveAudience(tx, ref);
     const now = deps.clock();
     const conversation = await conversationFor(deps, tx, ref, now);
-    const seq = (await repo.lastSeq(tx, conversation.id)) + 1;
+    const seq = (await repo.lastSeq(tx, ref.tenantId, conversation.id)) + 1;
     const messageId = deps.ids('message');
     const { rows: changes, state } = applyChanges(
       deps,
@@ -229,7 +229,7 @@ export async function createAudienceMessage(
     await repo.insertMessage(tx, row, changes);
     await assertWithinLimits(tx, row);
     if (applied) await setEditableFields(tx, ref.tenantId, audience.id, state, now);
-    await repo.touchConversation(tx, conversation.id, now);
+    await repo.touchConversation(tx, ref.tenantId, conversation.id, now);
     return toMessage(
       { ...row, hasSnapshot: row.snapshot !== null },
       { toolCalls: row.toolCalls, contentParts: row.contentParts },
@@ -256,7 +256,7 @@ export async function restoreAudienceMessage(
       throw new ConflictError(`Message ${ref.messageId} has no snapshot to restore.`);
     const snapshot = message.snapshot as AudienceState;
     await setEditableFields(tx, ref.tenantId, audience.id, snapshot, deps.clock());
-    await repo.revertChangesAfter(tx, audience.id, message.seq);
+    await repo.revertChangesAfter(tx, ref.tenantId, audience.id, message.seq);
     return { success: true, messageId: message.id };
   });
 }
@@ -282,7 +282,7 @@ export async function publishAudienceMessage(
       throw new NotFoundError(`Message ${ref.messageId} not found in audience ${ref.audienceId}.`);
     }
     if (conversation.publishedMessageId !== message.id) {
-      await repo.setPublishedMessage(tx, conversation.id, message.id, deps.clock());
+      await repo.setPublishedMessage(tx, ref.tenantId, conversation.id, message.id, deps.clock());
     }
   });
   return getAudienceMessages(deps, tenantId, pageId, audienceId, admit);
