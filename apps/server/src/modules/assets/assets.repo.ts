@@ -94,17 +94,17 @@ export function findAssetForUpdate(tx: Tx, tenantId: string, assetId: string): P
 
 const trash = statement({
   name: 'asset_set_trashed',
-  params: { assetId: text, trashedAt: timestamptz, updatedAt: timestamptz },
+  params: { tenantId: text, assetId: text, trashedAt: timestamptz, updatedAt: timestamptz },
   sql: (p) => sql`UPDATE assets SET ${assignments(assets, { trashedAt: p.trashedAt, updatedAt: p.updatedAt })}
-    WHERE id = ${p.assetId} RETURNING ${ASSET}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.assetId} RETURNING ${ASSET}`,
   row: rowOf<AssetRow>(),
 });
 
 const touch = statement({
   name: 'asset_touch',
-  params: { assetId: text, updatedAt: timestamptz },
+  params: { tenantId: text, assetId: text, updatedAt: timestamptz },
   sql: (p) => sql`UPDATE assets SET ${assignments(assets, { updatedAt: p.updatedAt })}
-    WHERE id = ${p.assetId} RETURNING ${ASSET}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.assetId} RETURNING ${ASSET}`,
   row: rowOf<AssetRow>(),
 });
 
@@ -113,14 +113,24 @@ function updated(assetId: string, row: AssetRow | undefined): AssetRow {
   return row;
 }
 
-/** Sets an asset's `trashedAt` (and `updatedAt`) and returns it. */
-export async function markAssetTrashed(db: Handle, assetId: string, now: Date): Promise<AssetRow> {
-  return updated(assetId, await db.first(trash, { assetId, trashedAt: now, updatedAt: now }));
+/** Sets a tenant's asset's `trashedAt` (and `updatedAt`) and returns it. */
+export async function markAssetTrashed(
+  db: Handle,
+  tenantId: string,
+  assetId: string,
+  now: Date,
+): Promise<AssetRow> {
+  return updated(assetId, await db.first(trash, { tenantId, assetId, trashedAt: now, updatedAt: now }));
 }
 
-/** Sets an asset's `updatedAt` (its content changed) and returns it. */
-export async function touchAsset(db: Handle, assetId: string, now: Date): Promise<AssetRow> {
-  return updated(assetId, await db.first(touch, { assetId, updatedAt: now }));
+/** Sets a tenant's asset's `updatedAt` (its content changed) and returns it. */
+export async function touchAsset(
+  db: Handle,
+  tenantId: string,
+  assetId: string,
+  now: Date,
+): Promise<AssetRow> {
+  return updated(assetId, await db.first(touch, { tenantId, assetId, updatedAt: now }));
 }
 
 const TRASH_FILTER = { tenantId: text, assetType: nullable(text), pattern: nullable(text) };

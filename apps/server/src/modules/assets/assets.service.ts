@@ -101,7 +101,7 @@ export async function trashAsset(deps: AssetsDeps, tenantId: string, assetId: st
     const now = deps.clock();
     // lifecycleState stays `active`: the trash is reversible and shown by trashedAt; the
     // specification's trash listing shape carries `active`.
-    const trashed = await repo.markAssetTrashed(tx, assetId, now);
+    const trashed = await repo.markAssetTrashed(tx, tenantId, assetId, now);
     await adjustCounter(tx, tenantId, trashCounter(), 1);
     await adjustCounter(tx, tenantId, trashCounter(asset.dataType), 1);
     return trashed;

@@ -19,9 +19,9 @@ export type AssetFileRow = typeof assetFiles.$inferSelect;
 
 const currentBlob = statement({
   name: 'asset_file_blob',
-  params: { assetId: text, kind: text },
-  sql: (p) =>
-    sql`SELECT blob_id AS "blobId" FROM asset_files WHERE asset_id = ${p.assetId} AND kind = ${p.kind}`,
+  params: { tenantId: text, assetId: text, kind: text },
+  sql: (p) => sql`SELECT blob_id AS "blobId" FROM asset_files
+    WHERE tenant_id = ${p.tenantId} AND asset_id = ${p.assetId} AND kind = ${p.kind}`,
   row: rowOf<{ blobId: string }>(),
 });
 
@@ -48,20 +48,23 @@ const upsert = statement({
 });
 
 /**
- * Points `(assetId, kind)` at a new blob and returns the blob it replaces (if any). Run it in the
- * transaction holding the asset's row lock, so concurrent uploads replace one another in turn.
+ * Points the tenant's `(assetId, kind)` at a new blob and returns the blob it replaces (if any).
+ * Run it in the transaction holding the asset's row lock, so concurrent uploads replace one
+ * another in turn.
  */
 export async function swapFile(tx: Tx, row: AssetFileRow): Promise<string | undefined> {
-  const old = await tx.first(currentBlob, { assetId: row.assetId, kind: row.kind });
+  const old = await tx.first(currentBlob, { tenantId: row.tenantId, assetId: row.assetId, kind: row.kind });
   await tx.run(upsert, row);
   return old?.blobId;
 }
 
+// A signed download link names no tenant (decision 0067), so the file is found by asset id alone;
+// the join keeps the asset to the file's tenant.
 const served = statement({
   name: 'asset_files_served',
   params: { assetId: text, kinds: textArray },
   sql: (p) => sql`SELECT ${columns(assetFiles, { alias: 'f' })}
-    FROM asset_files f INNER JOIN assets a ON a.id = f.asset_id
+    FROM asset_files f INNER JOIN assets a ON a.tenant_id = f.tenant_id AND a.id = f.asset_id
     WHERE f.asset_id = ${p.assetId} AND f.kind = ANY(${p.kinds}) AND a.deleted_at IS NULL`,
   row: rowOf<AssetFileRow>(),
 });

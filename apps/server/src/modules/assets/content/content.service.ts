@@ -98,7 +98,7 @@ export async function putContent(
         sha256: measure.sha256,
         updatedAt: now,
       });
-      return assetsRepo.touchAsset(tx, assetId, now);
+      return assetsRepo.touchAsset(tx, tenantId, assetId, now);
     });
   } catch (err) {
     await deps.store.delete(blobId);
