@@ -88,7 +88,7 @@ export async function createAudience(
       createdAt: now,
       updatedAt: now,
     });
-    await adjustAudiencesCount(tx, pageId, 1);
+    await adjustAudiencesCount(tx, tenantId, pageId, 1);
     return toApiAudience(row, page, new Map());
   });
 }

@@ -158,11 +158,17 @@ export async function setPageState(
 
 const adjustAudiences = statement({
   name: 'page_adjust_audiences_count',
-  params: { pageId: text, delta: int },
-  sql: (p) => sql`UPDATE pages SET audiences_count = audiences_count + ${p.delta} WHERE id = ${p.pageId}`,
+  params: { tenantId: text, pageId: text, delta: int },
+  sql: (p) => sql`UPDATE pages SET audiences_count = audiences_count + ${p.delta}
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.pageId}`,
 });
 
-/** Adds `delta` to a page's audience count (same transaction as the audience insert). */
-export async function adjustAudiencesCount(db: Handle, pageId: string, delta: number): Promise<void> {
-  await db.run(adjustAudiences, { pageId, delta });
+/** Adds `delta` to a tenant's page's audience count (same transaction as the audience insert). */
+export async function adjustAudiencesCount(
+  db: Handle,
+  tenantId: string,
+  pageId: string,
+  delta: number,
+): Promise<void> {
+  await db.run(adjustAudiences, { tenantId, pageId, delta });
 }

@@ -146,6 +146,7 @@ export interface TopicPatch {
 const update = statement({
   name: 'topic_update',
   params: {
+    tenantId: text,
     topicId: text,
     title: nullable(text),
     sortOrder: nullable(int),
@@ -157,13 +158,19 @@ const update = statement({
     sort_order = coalesce(${p.sortOrder}::bigint, sort_order),
     purpose = CASE WHEN ${p.setPurpose}::boolean THEN ${p.purpose}::text ELSE purpose END,
     updated_at = ${p.updatedAt}
-    WHERE id = ${p.topicId} RETURNING ${TOPIC}`,
+    WHERE tenant_id = ${p.tenantId} AND id = ${p.topicId} RETURNING ${TOPIC}`,
   row: rowOf<TopicRow>(),
 });
 
-/** Updates a topic and returns it. */
-export async function updateTopic(db: Handle, topicId: string, patch: TopicPatch): Promise<TopicRow> {
+/** Updates a tenant's topic and returns it. */
+export async function updateTopic(
+  db: Handle,
+  tenantId: string,
+  topicId: string,
+  patch: TopicPatch,
+): Promise<TopicRow> {
   const row = await db.first(update, {
+    tenantId,
     topicId,
     title: patch.title,
     sortOrder: patch.sortOrder,

@@ -162,7 +162,7 @@ export async function updateTopic(
     if (topic.isDefault && body.title !== undefined && body.title !== topic.title) {
       throw new ConflictError(`Topic ${topicId} is the default topic; its title cannot be changed.`);
     }
-    return repo.updateTopic(tx, topicId, {
+    return repo.updateTopic(tx, tenantId, topicId, {
       ...(body.title === undefined ? {} : { title: body.title }),
       ...(body.sortOrder === undefined ? {} : { sortOrder: body.sortOrder }),
       ...(body.purpose === undefined ? {} : { purpose: body.purpose }),
