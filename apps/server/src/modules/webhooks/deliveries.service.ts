@@ -48,7 +48,7 @@ export async function listWebhookDeliveries(
     cursors: deps.cursors,
     binding: { tenantId, operation: 'listWebhookDeliveries', filters: { subscriptionId } },
     query,
-    fetch: (take, after) => repo.listDeliveries(deps.db, subscriptionId, take, after),
+    fetch: (take, after) => repo.listDeliveries(deps.db, tenantId, subscriptionId, take, after),
     count: () => readCounter(deps.db, tenantId, deliveriesCounter(subscriptionId)),
     map: toApiDelivery,
   });
@@ -89,10 +89,10 @@ export async function redeliverWebhookDelivery(
   const row = await deps.db.transaction(async (tx) => {
     // The lock orders concurrent redeliveries of one subscription, keeping attempt numbers distinct.
     const subscription = await requireSubscription(tx, tenantId, subscriptionId, true);
-    const past = await repo.findDelivery(tx, subscriptionId, deliveryId);
+    const past = await repo.findDelivery(tx, tenantId, subscriptionId, deliveryId);
     if (!past) throw new NotFoundError(`Delivery ${deliveryId} not found.`);
     requireActive(subscription);
-    const lastAttempt = await repo.lastAttempt(tx, subscriptionId, past.eventId);
+    const lastAttempt = await repo.lastAttempt(tx, tenantId, subscriptionId, past.eventId);
     const [inserted] = await queueAttempts(tx, [
       manualAttempt(deps, subscription, { eventId: past.eventId, eventType: past.eventType, lastAttempt }),
     ]);
@@ -113,7 +113,7 @@ export async function recoverWebhookDeliveries(
   return deps.db.transaction(async (tx) => {
     const subscription = await requireSubscription(tx, tenantId, subscriptionId, true);
     requireActive(subscription);
-    const failed = await repo.failedEventsSince(tx, subscriptionId, since);
+    const failed = await repo.failedEventsSince(tx, tenantId, subscriptionId, since);
     const rows = failed.map((event) => manualAttempt(deps, subscription, event));
     await queueAttempts(tx, rows);
     return { queued: rows.length };

@@ -169,6 +169,7 @@ export interface SubscriptionChange {
 const update = statement({
   name: 'webhook_subscription_update',
   params: {
+    tenantId: text,
     id: text,
     url: nullable(text),
     eventTypes: nullable(textArray),
@@ -185,17 +186,19 @@ const update = statement({
   disabled_reason = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE disabled_reason END,
   failing_since = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE failing_since END,
   updated_at = ${p.updatedAt}
-WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} RETURNING ${SUBSCRIPTION}`,
   row: rowOf<SubscriptionRow>(),
 });
 
-/** Updates a subscription and returns it. */
+/** Updates a tenant's subscription and returns it. */
 export async function updateSubscription(
   db: Handle,
+  tenantId: string,
   id: string,
   change: SubscriptionChange,
 ): Promise<SubscriptionRow> {
   const row = await db.first(update, {
+    tenantId,
     id,
     url: change.url,
     eventTypes: change.eventTypes,
@@ -220,6 +223,7 @@ export interface SecretRotation {
 const rotate = statement({
   name: 'webhook_subscription_rotate_secret',
   params: {
+    tenantId: text,
     id: text,
     secretSealed: text,
     previousSecretSealed: nullable(text),
@@ -229,17 +233,18 @@ const rotate = statement({
   sql: (p) => sql`UPDATE webhook_subscriptions SET secret_sealed = ${p.secretSealed},
   previous_secret_sealed = ${p.previousSecretSealed}, secret = NULL, previous_secret = NULL,
   previous_secret_expires_at = ${p.previousSecretExpiresAt}, updated_at = ${p.updatedAt}
-WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} RETURNING ${SUBSCRIPTION}`,
   row: rowOf<SubscriptionRow>(),
 });
 
-/** Writes a subscription's new signing secret (and the one it replaces) and returns it. */
+/** Writes a tenant's subscription's new signing secret (and the one it replaces) and returns it. */
 export async function rotateSecret(
   db: Handle,
+  tenantId: string,
   id: string,
   rotation: SecretRotation,
 ): Promise<SubscriptionRow> {
-  const row = await db.first(rotate, { id, ...rotation });
+  const row = await db.first(rotate, { tenantId, id, ...rotation });
   if (!row) throw new Error(`subscription ${id} vanished during update`);
   return row;
 }

@@ -201,7 +201,7 @@ export async function updateWebhookSubscription(
     } else if (body.status === 'active' && current.status === 'disabled') {
       change.reactivate = true;
     }
-    return repo.updateSubscription(tx, id, change);
+    return repo.updateSubscription(tx, tenantId, id, change);
   });
   return toApiSubscription(row);
 }
@@ -220,7 +220,7 @@ export async function rotateWebhookSubscriptionSecret(
   const secret = generateSigningSecret();
   const row = await deps.db.transaction(async (tx) => {
     const current = await requireSubscription(tx, tenantId, id, true);
-    return repo.rotateSecret(tx, id, {
+    return repo.rotateSecret(tx, tenantId, id, {
       secretSealed: deps.secrets.seal(secret),
       previousSecretSealed: sealedCurrentSecret(deps.secrets, current),
       previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
