@@ -1,6 +1,6 @@
 import type { JsonObject } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /**
@@ -12,7 +12,7 @@ import { tenantId, ts } from './columns.js';
 export const accounts = pgTable(
   'accounts',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     domain: text('domain').notNull(),
     name: text('name'),
@@ -26,6 +26,7 @@ export const accounts = pgTable(
     latestActivityAt: ts('latest_activity_at'),
   },
   (t) => [
+    primaryKey({ name: 'accounts_pkey', columns: [t.tenantId, t.id] }),
     unique('accounts_tenant_domain_key').on(t.tenantId, t.domain),
     // Keyset indexes are ascending and scanned backwards for newest first: ORDER BY … DESC means
     // NULLS FIRST, which drizzle's `.desc()` (DESC NULLS LAST) cannot serve.
@@ -46,11 +47,11 @@ export const accounts = pgTable(
 export const accountActivity = pgTable(
   'account_activity',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     accountId: text('account_id').notNull(),
     kind: text('kind').notNull(),
-    logId: text('log_id').notNull().unique('account_activity_log_id_key'),
+    logId: text('log_id').notNull(),
     personId: text('person_id'),
     source: text('source').notNull(),
     type: text('type').notNull(),
@@ -62,6 +63,8 @@ export const accountActivity = pgTable(
     deletedAt: ts('deleted_at'),
   },
   (t) => [
+    primaryKey({ name: 'account_activity_pkey', columns: [t.tenantId, t.id] }),
+    unique('account_activity_log_id_key').on(t.tenantId, t.logId),
     uniqueIndex('account_activity_idempotency_key').on(t.tenantId, t.idempotencyKey),
     // listAccountActivity, newest first: every item (includePersonActivity and includeDeleted) ...
     index('account_activity_all_idx').on(t.tenantId, t.accountId, t.createdAt, t.id),

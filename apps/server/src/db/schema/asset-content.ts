@@ -19,16 +19,20 @@ export const assetFiles = pgTable(
     sha256: text('sha256').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.assetId, t.kind] })],
+  (t) => [primaryKey({ name: 'asset_files_pkey', columns: [t.tenantId, t.assetId, t.kind] })],
 );
 
-/** Blob bytes in 1 MiB chunks when the server runs on PostgreSQL (every process reads them). */
+/**
+ * Blob bytes in 1 MiB chunks when the server runs on PostgreSQL (every process reads them), kept
+ * under the tenant of the asset whose file points at the blob.
+ */
 export const assetChunks = pgTable(
   'asset_chunks',
   {
+    tenantId: tenantId(),
     blobId: text('blob_id').notNull(),
     seq: integer('seq').notNull(),
     data: bytea('data').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.blobId, t.seq] })],
+  (t) => [primaryKey({ name: 'asset_chunks_pkey', columns: [t.tenantId, t.blobId, t.seq] })],
 );

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** Stored media and component items. `lifecycle_state` is `active` while the item is stored (trashed or not; the trash is `trashed_at`). */
 export const assets = pgTable(
   'assets',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     name: text('name').notNull(),
     purpose: text('purpose'),
@@ -23,6 +23,7 @@ export const assets = pgTable(
     deletedAt: ts('deleted_at'),
   },
   (t) => [
+    primaryKey({ name: 'assets_pkey', columns: [t.tenantId, t.id] }),
     // Keyset indexes are ascending and scanned backwards for newest first: ORDER BY … DESC means
     // NULLS FIRST, which drizzle's `.desc()` (DESC NULLS LAST) cannot serve.
     // listTrashedAssets: keyset scans over the trash, most recently trashed first, all types ...

@@ -1,12 +1,12 @@
 import type { AudienceVersion, Metadata, RestoredAudience } from '@customer-api/contract';
-import { boolean, index, integer, jsonb, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, unique } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** Audiences of a page. `prior_status` is what restore returns to. */
 export const audiences = pgTable(
   'audiences',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     pageId: text('page_id').notNull(),
     personId: text('person_id'),
@@ -29,6 +29,7 @@ export const audiences = pgTable(
     archivedAt: ts('archived_at'),
   },
   (t) => [
+    primaryKey({ name: 'audiences_pkey', columns: [t.tenantId, t.id] }),
     // listAudiences: keyset scan over one page's audiences, newest first.
     index('audiences_page_list_idx').on(t.tenantId, t.pageId, t.createdAt.desc(), t.id.desc()),
   ],
@@ -38,7 +39,7 @@ export const audiences = pgTable(
 export const audienceVersions = pgTable(
   'audience_versions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     pageId: text('page_id').notNull(),
     audienceId: text('audience_id').notNull(),
@@ -55,5 +56,8 @@ export const audienceVersions = pgTable(
     publishedAt: ts('published_at'),
     queuedAt: ts('queued_at'),
   },
-  (t) => [unique('audience_versions_number_key').on(t.audienceId, t.versionNumber)],
+  (t) => [
+    primaryKey({ name: 'audience_versions_pkey', columns: [t.tenantId, t.id] }),
+    unique('audience_versions_number_key').on(t.tenantId, t.audienceId, t.versionNumber),
+  ],
 );

@@ -7,26 +7,35 @@ import {
   json,
   jsonb,
   pgTable,
+  primaryKey,
   text,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** One conversation per audience, created with its first message. */
-export const conversations = pgTable('conversations', {
-  id: text('id').primaryKey(),
-  tenantId: tenantId(),
-  audienceId: text('audience_id').notNull().unique('conversations_audience_key'),
-  publishedMessageId: text('published_message_id'),
-  createdAt: ts('created_at').notNull(),
-  updatedAt: ts('updated_at').notNull(),
-});
+export const conversations = pgTable(
+  'conversations',
+  {
+    id: text('id').notNull(),
+    tenantId: tenantId(),
+    audienceId: text('audience_id').notNull(),
+    publishedMessageId: text('published_message_id'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'conversations_pkey', columns: [t.tenantId, t.id] }),
+    unique('conversations_audience_key').on(t.tenantId, t.audienceId),
+  ],
+);
 
 /** Messages of a conversation; `snapshot` holds the audience's editable fields after the message. */
 export const messages = pgTable(
   'messages',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     conversationId: text('conversation_id').notNull(),
     audienceId: text('audience_id').notNull(),
@@ -44,14 +53,17 @@ export const messages = pgTable(
     jsonBytes: integer('json_bytes'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('messages_conversation_seq_idx').on(t.conversationId, t.seq)],
+  (t) => [
+    primaryKey({ name: 'messages_pkey', columns: [t.tenantId, t.id] }),
+    uniqueIndex('messages_conversation_seq_idx').on(t.tenantId, t.conversationId, t.seq),
+  ],
 );
 
 /** Changes proposed or applied by a message. */
 export const messageChanges = pgTable(
   'message_changes',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     messageId: text('message_id').notNull(),
     audienceId: text('audience_id').notNull(),
@@ -62,5 +74,8 @@ export const messageChanges = pgTable(
     newValue: text('new_value'),
     status: text('status').$type<Change['status']>().notNull(),
   },
-  (t) => [index('message_changes_audience_idx').on(t.audienceId, t.messageSeq, t.position)],
+  (t) => [
+    primaryKey({ name: 'message_changes_pkey', columns: [t.tenantId, t.id] }),
+    index('message_changes_audience_idx').on(t.audienceId, t.messageSeq, t.position),
+  ],
 );

@@ -1,13 +1,13 @@
 import type { Metadata, RestoredPage } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** Pages. Soft-archived (`archived_at`) and soft-deleted (`deleted_at`); `prior_status` is what restore returns to. */
 export const pages = pgTable(
   'pages',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     name: text('name').notNull(),
     title: text('title').notNull(),
@@ -35,6 +35,7 @@ export const pages = pgTable(
     deletedAt: ts('deleted_at'),
   },
   (t) => [
+    primaryKey({ name: 'pages_pkey', columns: [t.tenantId, t.id] }),
     // listPages: keyset scan over a tenant's live pages, newest first.
     index('pages_tenant_list_idx')
       .on(t.tenantId, t.createdAt.desc(), t.id.desc())

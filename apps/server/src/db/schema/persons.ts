@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /** Persons (contacts), each linked to the account of its email's canonical domain. */
 export const persons = pgTable(
   'persons',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     accountId: text('account_id').notNull(),
     name: text('name').notNull(),
@@ -19,6 +19,7 @@ export const persons = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
+    primaryKey({ name: 'persons_pkey', columns: [t.tenantId, t.id] }),
     // One person per email address and tenant, whatever the letter case.
     uniqueIndex('persons_tenant_email_key').on(t.tenantId, sql`lower(${t.email})`),
     // getAccount's linkedPersons, oldest first.

@@ -1,6 +1,6 @@
 import type { WebhookDelivery, WebhookSubscription } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /**
@@ -11,13 +11,16 @@ import { tenantId, ts } from './columns.js';
 export const webhookEvents = pgTable(
   'webhook_events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     type: text('type').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('webhook_events_tenant_created_idx').on(t.tenantId, t.createdAt, t.id)],
+  (t) => [
+    primaryKey({ name: 'webhook_events_pkey', columns: [t.tenantId, t.id] }),
+    index('webhook_events_tenant_created_idx').on(t.tenantId, t.createdAt, t.id),
+  ],
 );
 
 /**
@@ -26,10 +29,14 @@ export const webhookEvents = pgTable(
  * this row costs no index entry and no copy of the event's payload, as marking the event would.)
  * Event ids are UUIDv7s: their order is creation order.
  */
-export const webhookEventQueue = pgTable('webhook_event_queue', {
-  eventId: text('event_id').primaryKey(),
-  tenantId: tenantId(),
-});
+export const webhookEventQueue = pgTable(
+  'webhook_event_queue',
+  {
+    eventId: text('event_id').notNull(),
+    tenantId: tenantId(),
+  },
+  (t) => [primaryKey({ name: 'webhook_event_queue_pkey', columns: [t.tenantId, t.eventId] })],
+);
 
 /**
  * Webhook subscriptions. The signing secret is stored sealed (`secret_sealed`, AES-256-GCM under
@@ -41,7 +48,7 @@ export const webhookEventQueue = pgTable('webhook_event_queue', {
 export const webhookSubscriptions = pgTable(
   'webhook_subscriptions',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     url: text('url').notNull(),
     eventTypes: text('event_types').array().$type<WebhookSubscription['eventTypes']>().notNull(),
@@ -59,7 +66,10 @@ export const webhookSubscriptions = pgTable(
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),
   },
-  (t) => [index('webhook_subscriptions_list_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    primaryKey({ name: 'webhook_subscriptions_pkey', columns: [t.tenantId, t.id] }),
+    index('webhook_subscriptions_list_idx').on(t.tenantId, t.createdAt.desc(), t.id.desc()),
+  ],
 );
 
 /**
@@ -71,7 +81,7 @@ export const webhookSubscriptions = pgTable(
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     tenantId: tenantId(),
     subscriptionId: text('subscription_id').notNull(),
     eventId: text('event_id').notNull(),
@@ -90,6 +100,7 @@ export const webhookDeliveries = pgTable(
     leasedUntil: ts('leased_until'),
   },
   (t) => [
+    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.tenantId, t.id] }),
     index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
     index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
     // The fair claim (webhooks/lease.repo.ts) skip-scans these: the first for each tenant's

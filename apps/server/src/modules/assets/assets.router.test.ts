@@ -240,14 +240,16 @@ describe('GET /v0/assets/trash', () => {
   });
 
   it('serves the name query from the trigram index', async () => {
-    // Planner costs on a near-empty table prefer any index; hide the keyset ones (DDL is
-    // transactional, the transaction is rolled back) so the plan shows what serves ILIKE.
+    // Planner costs on a near-empty table prefer any index; hide the keyset ones and the primary
+    // key, which lead with tenant_id too (DDL is transactional, the transaction is rolled back), so
+    // the plan shows what serves ILIKE.
     let plan = '';
     await t.database.db
       .transaction(async (tx) => {
         await query(tx, 'SET LOCAL enable_seqscan = off');
         await query(tx, 'DROP INDEX assets_trash_idx');
         await query(tx, 'DROP INDEX assets_trash_type_idx');
+        await query(tx, 'ALTER TABLE assets DROP CONSTRAINT assets_pkey');
         const rows = await query(
           tx,
           `EXPLAIN SELECT id FROM assets WHERE tenant_id = 'tenant_x' AND trashed_at IS NOT NULL

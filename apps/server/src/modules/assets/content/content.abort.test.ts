@@ -17,7 +17,7 @@ let store: AssetStore;
 /** The app's real store, reporting what each upload does (the test waits on these events). */
 function observed(inner: AssetStore): AssetStore {
   return {
-    put: async (blobId, body) => {
+    put: async (tenantId, blobId, body) => {
       async function* tap() {
         for await (const piece of body) {
           events.emit('piece', blobId);
@@ -25,15 +25,15 @@ function observed(inner: AssetStore): AssetStore {
         }
       }
       try {
-        await inner.put(blobId, tap());
+        await inner.put(tenantId, blobId, tap());
       } catch (err) {
         events.emit('failed', blobId);
         throw err;
       }
     },
-    get: (blobId, start, end) => inner.get(blobId, start, end),
-    stat: (blobId) => inner.stat(blobId),
-    delete: (blobId) => inner.delete(blobId),
+    get: (tenantId, blobId, start, end) => inner.get(tenantId, blobId, start, end),
+    stat: (tenantId, blobId) => inner.stat(tenantId, blobId),
+    delete: (tenantId, blobId) => inner.delete(tenantId, blobId),
     close: async () => inner.close?.(),
   };
 }
@@ -85,7 +85,7 @@ describe('hostile uploads over HTTP', () => {
     const [blobId] = await firstPiece;
     request.destroy();
     expect(await failed).toEqual([blobId]);
-    expect(await store.stat(blobId)).toBeUndefined();
+    expect(await store.stat(t.tenant.tenantId, blobId)).toBeUndefined();
     expect((await getLink(t, asset.downloadUrl)).body).toBe('old content');
   });
 
@@ -101,7 +101,7 @@ describe('hostile uploads over HTTP', () => {
     const res = await response;
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toMatchObject({ code: 'VALIDATION_ERROR' });
-    expect(await store.stat(blobId)).toBeUndefined();
+    expect(await store.stat(t.tenant.tenantId, blobId)).toBeUndefined();
     expect((await getLink(t, asset.downloadUrl)).body).toBe('old content');
   });
 

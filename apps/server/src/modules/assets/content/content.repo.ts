@@ -38,7 +38,7 @@ const upsert = statement({
     updatedAt: timestamptz,
   },
   sql: (p) => sql`INSERT INTO asset_files ${insertValues(assetFiles, p)}
-    ON CONFLICT (asset_id, kind) DO UPDATE SET ${assignments(assetFiles, {
+    ON CONFLICT (tenant_id, asset_id, kind) DO UPDATE SET ${assignments(assetFiles, {
       blobId: p.blobId,
       contentType: p.contentType,
       size: p.size,

@@ -99,7 +99,7 @@ export function registerContentDownloads(app: FastifyInstance, deps: service.Con
     reply.type(file.contentType).header('content-length', String(end - start + 1));
     // HEAD answers the headers without reading a byte of the blob.
     if (request.method === 'HEAD') return reply.send(Readable.from([]));
-    const stream = await deps.store.get(file.blobId, start, end);
+    const stream = await deps.store.get(file.tenantId, file.blobId, start, end);
     // Replaced (and the old bytes removed) between the lookup and the read: the next try sees the new.
     if (!stream)
       throw new ServiceUnavailableError('The content was replaced while this download started; retry.');

@@ -80,7 +80,7 @@ export async function putContent(
     throw tooLarge(deps.maxBytes);
   const blobId = deps.ids('blob');
   const measure = { size: 0, sha256: '' };
-  await deps.store.put(blobId, measured(upload.body, deps.maxBytes, measure));
+  await deps.store.put(tenantId, blobId, measured(upload.body, deps.maxBytes, measure));
   let replaced: string | undefined;
   let row: assetsRepo.AssetRow;
   try {
@@ -101,10 +101,10 @@ export async function putContent(
       return assetsRepo.touchAsset(tx, tenantId, assetId, now);
     });
   } catch (err) {
-    await deps.store.delete(blobId);
+    await deps.store.delete(tenantId, blobId);
     throw err;
   }
-  if (replaced) await deps.store.delete(replaced);
+  if (replaced) await deps.store.delete(tenantId, replaced);
   return toApiAsset(row, deps.downloadLinks.at(deps.clock()));
 }
 

@@ -8,7 +8,8 @@ import { type AssetStore, assertBlobId } from './store.js';
 /**
  * Blobs as files of one directory (the embedded database's `DATA_DIR/assets`). A blob is written
  * to `<id>.partial` and renamed when complete, so a file named by its id is always whole; an
- * open reader keeps reading a file removed under it (POSIX).
+ * open reader keeps reading a file removed under it (POSIX). Files are named by blob id alone
+ * (blob ids are unique across tenants), so the tenant each call names is not part of the path.
  */
 export class DirectoryStore implements AssetStore {
   private ready: Promise<unknown> | undefined;
@@ -20,7 +21,7 @@ export class DirectoryStore implements AssetStore {
     return join(this.dir, blobId);
   }
 
-  async put(blobId: string, body: AsyncIterable<Buffer>): Promise<void> {
+  async put(_tenantId: string, blobId: string, body: AsyncIterable<Buffer>): Promise<void> {
     const path = this.path(blobId);
     this.ready ??= mkdir(this.dir, { recursive: true });
     await this.ready;
@@ -34,7 +35,7 @@ export class DirectoryStore implements AssetStore {
     }
   }
 
-  async get(blobId: string, start: number, end: number): Promise<Readable | undefined> {
+  async get(_tenantId: string, blobId: string, start: number, end: number): Promise<Readable | undefined> {
     const handle = await open(this.path(blobId), 'r').catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'ENOENT') return undefined;
       throw err;
@@ -47,12 +48,12 @@ export class DirectoryStore implements AssetStore {
     return createReadStream('', { fd: handle, start, end, highWaterMark: 256 * 1024 });
   }
 
-  async stat(blobId: string): Promise<number | undefined> {
+  async stat(_tenantId: string, blobId: string): Promise<number | undefined> {
     const info = await stat(this.path(blobId)).catch(() => undefined);
     return info?.size;
   }
 
-  async delete(blobId: string): Promise<void> {
+  async delete(_tenantId: string, blobId: string): Promise<void> {
     await rm(this.path(blobId), { force: true });
   }
 }

@@ -15,9 +15,11 @@ describe('DirectoryStore', () => {
         '/etc/passwd',
         'blob_0000000000000000000000000A',
       ]) {
-        await expect(store.put(id, (async function* () {})()), id).rejects.toThrow(/not a blob id/);
-        await expect(store.get(id, 0, 0), id).rejects.toThrow(/not a blob id/);
-        await expect(store.delete(id), id).rejects.toThrow(/not a blob id/);
+        await expect(store.put('tenant_1', id, (async function* () {})()), id).rejects.toThrow(
+          /not a blob id/,
+        );
+        await expect(store.get('tenant_1', id, 0, 0), id).rejects.toThrow(/not a blob id/);
+        await expect(store.delete('tenant_1', id), id).rejects.toThrow(/not a blob id/);
       }
       expect(await readdir(dir)).toEqual([]);
     } finally {

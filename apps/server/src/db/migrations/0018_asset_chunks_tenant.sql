@@ -1,0 +1,1 @@
+ALTER TABLE "asset_chunks" ADD COLUMN "tenant_id" text;
