@@ -56,7 +56,10 @@ async function authenticate(
   if (auth === null) {
     // An address that spent its window on bad keys is refused before its next guess costs a query.
     if (deps.rateLimiter.exhausted(addressKey)) await refuseUnauthenticated(deps, addressKey, reply, secret);
-    auth = await deps.resolveKey(secret);
+    auth = await deps.resolveKey(secret, {
+      onTouchFailed: (err) =>
+        request.log.warn({ err }, "Could not record the API key's use: the database refused the write"),
+    });
   }
   if (!auth) return refuseUnauthenticated(deps, addressKey, reply, secret);
   // Every answer to a known key names its scopes, so a client can adapt (hide writes) up front.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Db } from '../db/port.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { createKeyResolver } from './auth-cache.js';
@@ -43,5 +44,39 @@ describe('API key resolver', () => {
     await revoke(t.tenant.apiKey);
     // The first key was evicted by the second, so the revocation is seen at once.
     expect(await resolve(t.tenant.apiKey)).toBeUndefined();
+  });
+
+  it('resolves a key by a read when the database refuses to record its use; other errors still fail', async () => {
+    // What a Citus coordinator answers to a write to a reference table while a worker is down.
+    const workerDown = Object.assign(
+      new Error('connection to the remote node postgres@127.0.0.1:5482 failed with the following error'),
+      { code: '08006' },
+    );
+    const failing = (err: Error): Db =>
+      new Proxy(t.database.db, {
+        get(target, property, receiver) {
+          if (property !== 'first') return Reflect.get(target, property, receiver);
+          return (statement: { name: string }, input: unknown) =>
+            statement.name === 'api_key_touch_live_by_hash'
+              ? Promise.reject(err)
+              : target.first(statement as never, input as never);
+        },
+      });
+    const failed: unknown[] = [];
+    const resolve = createKeyResolver(failing(workerDown), { ttlMs: 0 });
+    expect(await resolve(t.tenant.apiKey, { onTouchFailed: (err) => failed.push(err) })).toMatchObject({
+      tenantId: t.tenant.tenantId,
+      scopes: ['read', 'write'],
+    });
+    expect(failed).toEqual([workerDown]);
+    expect(await resolve('cak_unknown')).toBeUndefined();
+    const other = await t.seed.tenant();
+    await revoke(other.apiKey);
+    expect(await resolve(other.apiKey)).toBeUndefined();
+
+    const broken = createKeyResolver(failing(Object.assign(new Error('syntax'), { code: '42601' })), {
+      ttlMs: 0,
+    });
+    await expect(broken(t.tenant.apiKey)).rejects.toThrow('syntax');
   });
 });

@@ -1,6 +1,12 @@
 import type { Db } from '../db/port.js';
 import { type Clock, systemClock } from '../lib/clock.js';
-import { type AuthContext, authenticateHash, hashApiKey, KEY_PREFIX_LENGTH } from './tenants.service.js';
+import {
+  type AuthContext,
+  authenticateHash,
+  hashApiKey,
+  KEY_PREFIX_LENGTH,
+  type KeyUse,
+} from './tenants.service.js';
 
 /** Options of {@link createKeyResolver}. */
 export interface KeyResolverOptions {
@@ -16,7 +22,7 @@ export interface KeyResolverOptions {
 
 /** Resolves a presented secret to its caller; `peek` answers from the cache alone (`null`: not cached). */
 export interface KeyResolver {
-  (secret: string): Promise<AuthContext | undefined>;
+  (secret: string, hooks?: Pick<KeyUse, 'onTouchFailed'>): Promise<AuthContext | undefined>;
   peek(secret: string): AuthContext | undefined | null;
 }
 
@@ -38,14 +44,21 @@ export function createKeyResolver(db: Db, options: KeyResolverOptions = {}): Key
   const plausible = (secret: string) => secret.length > 0 && secret.length <= 256;
   const peek = (secret: string) =>
     plausible(secret) ? cached(hashApiKey(secret), clock().getTime()) : undefined;
-  const resolve = async (secret: string): Promise<AuthContext | undefined> => {
+  const resolve = async (
+    secret: string,
+    hooks: Pick<KeyUse, 'onTouchFailed'> = {},
+  ): Promise<AuthContext | undefined> => {
     if (!plausible(secret)) return undefined;
     const hash = hashApiKey(secret);
     const at = clock();
     const now = at.getTime();
     const hit = cached(hash, now);
     if (hit !== null) return hit;
-    const value = await authenticateHash(db, hash, { now: at, prefix: secret.slice(0, KEY_PREFIX_LENGTH) });
+    const value = await authenticateHash(db, hash, {
+      now: at,
+      prefix: secret.slice(0, KEY_PREFIX_LENGTH),
+      ...hooks,
+    });
     cache.delete(hash);
     if (cache.size >= maxEntries) {
       const oldest = cache.keys().next().value;

@@ -101,6 +101,23 @@ export function touchLiveKeyByHash(
   return db.first(touchLiveByHash, { keyHash, now: use.now, prefix: use.prefix });
 }
 
+const liveByHash = statement({
+  name: 'api_key_live_by_hash',
+  params: { keyHash: text, now: timestamptz },
+  sql: (p) => sql`SELECT ${API_KEY} FROM api_keys
+    WHERE key_hash = ${p.keyHash} AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${p.now})`,
+  row: rowOf<ApiKeyRow>(),
+});
+
+/**
+ * Finds a live key by the hash of its secret without recording the use: the lookup when the
+ * recording write cannot run (on a Citus cluster a write to `api_keys`, a reference table, needs
+ * every node, a read only one).
+ */
+export function findLiveKeyByHash(db: Handle, keyHash: string, now: Date): Promise<ApiKeyRow | undefined> {
+  return db.first(liveByHash, { keyHash, now });
+}
+
 const keysOfTenant = statement({
   name: 'api_keys_of_tenant',
   params: { tenantId: text },

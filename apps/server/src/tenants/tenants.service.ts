@@ -1,4 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Handle } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
@@ -81,13 +82,36 @@ export async function authenticate(
   return authenticateHash(db, hashApiKey(secret), { now, prefix: secret.slice(0, KEY_PREFIX_LENGTH) });
 }
 
-/** Resolves the SHA-256 hex hash of a presented key (see {@link authenticate}). */
+/** How {@link authenticateHash} records a key's use. */
+export interface KeyUse {
+  now: Date;
+  prefix: string;
+  /**
+   * Called when the use could not be recorded because the database refused the write as
+   * unavailable, and the key was resolved by a read instead (the request goes on).
+   */
+  onTouchFailed?: (err: unknown) => void;
+}
+
+/**
+ * Resolves the SHA-256 hex hash of a presented key (see {@link authenticate}). Recording the use
+ * is best-effort: when the database cannot take the write (a Citus worker down makes every write
+ * to the `api_keys` reference table fail, whichever tenant asks), the key is looked up by a read,
+ * so tenants whose shards are reachable keep being served.
+ */
 export async function authenticateHash(
   db: Handle,
   hash: string,
-  use: { now: Date; prefix: string },
+  use: KeyUse,
 ): Promise<AuthContext | undefined> {
-  const row = await repo.touchLiveKeyByHash(db, hash, use);
+  let row: repo.ApiKeyRow | undefined;
+  try {
+    row = await repo.touchLiveKeyByHash(db, hash, { now: use.now, prefix: use.prefix });
+  } catch (err) {
+    if (!isDatabaseUnavailable(err)) throw err;
+    row = await repo.findLiveKeyByHash(db, hash, use.now);
+    use.onTouchFailed?.(err);
+  }
   if (!row || !timingSafeEqual(Buffer.from(row.keyHash), Buffer.from(hash))) return undefined;
   return {
     tenantId: row.tenantId,
