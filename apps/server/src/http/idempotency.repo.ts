@@ -79,9 +79,9 @@ const keepStatement = statement({
     expiresAt: timestamptz,
   },
   sql: (p) => sql`WITH swept AS (
-       DELETE FROM idempotency_keys WHERE (tenant_id, key) IN (
-         SELECT tenant_id, key FROM idempotency_keys
-         WHERE expires_at <= ${p.createdAt} AND NOT (tenant_id = ${p.tenantId} AND key = ${p.key})
+       DELETE FROM idempotency_keys WHERE tenant_id = ${p.tenantId} AND key IN (
+         SELECT key FROM idempotency_keys
+         WHERE tenant_id = ${p.tenantId} AND expires_at <= ${p.createdAt} AND key <> ${p.key}
          ORDER BY expires_at LIMIT ${raw(String(SWEEP_BATCH))} FOR UPDATE SKIP LOCKED))
      INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, sealed_secret, created_at, expires_at)
      VALUES (${p.tenantId}, ${p.key}, ${p.fingerprint}, ${p.statusCode}, ${p.body}, ${p.sealedSecret}, ${p.createdAt}, ${p.expiresAt})
@@ -94,8 +94,11 @@ const keepStatement = statement({
 
 /**
  * Keeps a first response unless the key already holds a live one (false then), replacing an
- * expired row of the key; in the same statement removes a few expired rows of any tenant through
- * the expiry index: no scan, and rows another write is removing are skipped, not waited for.
+ * expired row of the key; in the same statement removes a few other expired rows of the same
+ * tenant, oldest first: rows another write is removing are skipped, not waited for. Each write
+ * removes more of its tenant's expired rows than it adds, so a tenant's rows stay at about one TTL
+ * of its keyed writes, and the statement touches one tenant only (one shard when sharded by
+ * tenant).
  */
 export async function keep(tx: Tx, row: KeptResponse): Promise<boolean> {
   return (await tx.run(keepStatement, row)) === 1;

@@ -202,7 +202,7 @@ describe('Idempotency-Key', () => {
     expect((await send('DELETE', `/v0/pages/${pageId}`, 'k'.repeat(300))).statusCode).toBe(200);
   });
 
-  it('expires after IDEMPOTENCY_TTL_S: the key runs anew and expired rows are swept', async () => {
+  it('expires after IDEMPOTENCY_TTL_S: the key runs anew and the tenant’s expired rows are swept', async () => {
     const first = await createPage('ttl');
     now += 59_000;
     expectReplay(first, await createPage('ttl'));
@@ -211,19 +211,24 @@ describe('Idempotency-Key', () => {
     expect(fresh.statusCode).toBe(201);
     expect(fresh.headers['idempotent-replayed']).toBeUndefined();
     expect(fresh.json().pageId).not.toBe(first.json().pageId);
+    for (let i = 0; i < 17; i++) expect((await createPage(`old-${i}`)).statusCode).toBe(201);
     now += 61_000;
-    const expired = async () =>
-      (
-        await query<{ n: number }>(
-          t.database.db,
-          'SELECT count(*) AS n FROM idempotency_keys WHERE expires_at <= $1',
-          [new Date(now).toISOString()],
-        )
-      )[0]?.n ?? 0;
+    const expired = async () => {
+      const [row] = await query<{ mine: number; others: number }>(
+        t.database.db,
+        `SELECT count(*) FILTER (WHERE tenant_id = $2) AS mine, count(*) FILTER (WHERE tenant_id <> $2) AS others
+         FROM idempotency_keys WHERE expires_at <= $1`,
+        [new Date(now).toISOString(), t.tenant.tenantId],
+      );
+      return { mine: Number(row?.mine ?? 0), others: Number(row?.others ?? 0) };
+    };
     const before = await expired();
-    expect(before).toBeGreaterThan(0);
+    expect(before.mine).toBeGreaterThan(16);
     await createPage('sweeper');
-    expect(await expired()).toBe(Math.max(0, before - 16));
+    // A write sweeps expired rows of its own tenant only, at most 16 of them.
+    expect(await expired()).toEqual({ mine: before.mine - 16, others: before.others });
+    await createPage('sweeper-2');
+    expect(await expired()).toEqual({ mine: 0, others: before.others });
   });
 
   it('keeps no response of publishAudienceMessage (a history of up to 4 MiB): a retry publishes again and answers the history as it is then', async () => {

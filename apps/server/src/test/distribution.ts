@@ -33,7 +33,6 @@ export function placementsOf(tables: readonly TableFacts[]): Record<string, Plac
  */
 export const CROSS_TENANT: Readonly<Record<string, string>> = {
   accounts_analyze: 'maintenance: ANALYZE after a bulk seed',
-  idempotency_keep: 'sweeps expired keys of any tenant',
   outbox_gauges_state: 'metrics over every tenant',
   secrets_kept_to_seal: 'maintenance: seals kept responses of every tenant (start, secrets rotate)',
   secrets_reseal_subscription: 'maintenance: re-seals one subscription found by the scan, by id',
