@@ -60,6 +60,7 @@ async function taskCounts(db: pg.Client, text: string): Promise<number[] | strin
     return (error as Error).message;
   } finally {
     await db.query('ROLLBACK');
+    await db.query('DEALLOCATE ALL');
   }
 }
 

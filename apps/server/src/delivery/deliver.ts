@@ -78,7 +78,7 @@ export async function deliverOne(
   const { subscription, event } = target ?? {};
   if (!subscription || !event || subscription.status !== 'active' || subscription.deletedAt) {
     sent?.();
-    await completeAttempt(deps.db, delivery.id, token, {
+    await completeAttempt(deps.db, delivery, token, {
       status: 'failed',
       responseStatus: null,
       responseBody: null,

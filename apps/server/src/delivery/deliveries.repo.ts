@@ -77,6 +77,9 @@ export async function queueAttempts(db: Handle, attempts: readonly NewAttempt[])
   return db.all(queue, attemptInput(attempts));
 }
 
+/** Which attempt: its tenant (its shard on a cluster) and id. */
+export type AttemptKey = Pick<DeliveryRow, 'tenantId' | 'id'>;
+
 /** What an attempt's outcome writes onto its row. */
 export type AttemptResult = Pick<
   DeliveryRow,
@@ -86,6 +89,7 @@ export type AttemptResult = Pick<
 const complete = statement({
   name: 'webhook_complete_attempt',
   params: {
+    tenantId: text,
     id: text,
     token: text,
     status: text,
@@ -105,7 +109,7 @@ const complete = statement({
     attemptedAt: p.attemptedAt,
     nextAttemptAt: p.nextAttemptAt,
   })}, lease_token = NULL, leased_until = NULL
-WHERE id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'`,
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'`,
 });
 
 /**
@@ -114,16 +118,17 @@ WHERE id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'`,
  */
 export async function completeAttempt(
   db: Handle,
-  id: string,
+  attempt: AttemptKey,
   token: string,
   result: AttemptResult,
 ): Promise<boolean> {
-  return (await db.run(complete, { id, token, ...result })) > 0;
+  return (await db.run(complete, { tenantId: attempt.tenantId, id: attempt.id, token, ...result })) > 0;
 }
 
 const completeOne = statement({
   name: 'webhook_complete_success',
   params: {
+    tenantId: text,
     id: text,
     token: text,
     responseStatus: nullable(int),
@@ -136,11 +141,11 @@ const completeOne = statement({
   SET status = 'succeeded', response_status = ${p.responseStatus}, response_body = ${p.responseBody},
     duration_ms = ${p.durationMs}, error = NULL, attempted_at = ${p.attemptedAt}::timestamptz,
     next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  WHERE id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'
+  WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'
   RETURNING subscription_id
 ), cleared AS (
   UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ${p.attemptedAt}::timestamptz
-  WHERE id IN (SELECT subscription_id FROM done) AND failing_since IS NOT NULL
+  WHERE tenant_id = ${p.tenantId} AND id IN (SELECT subscription_id FROM done) AND failing_since IS NOT NULL
 )
 SELECT count(*)::int AS n FROM done`,
   row: rowOf<{ n: number }>(),
@@ -152,64 +157,65 @@ SELECT count(*)::int AS n FROM done`,
  */
 export async function completeSuccess(
   db: Handle,
-  id: string,
+  attempt: AttemptKey,
   token: string,
   result: Pick<DeliveryRow, 'responseStatus' | 'responseBody' | 'durationMs' | 'attemptedAt'>,
 ): Promise<boolean> {
-  const row = await db.first(completeOne, { id, token, ...result });
+  const row = await db.first(completeOne, { tenantId: attempt.tenantId, id: attempt.id, token, ...result });
   return (row?.n ?? 0) > 0;
 }
 
 const failing = statement({
   name: 'webhook_subscription_mark_failing',
-  params: { id: text, now: timestamptz },
+  params: { tenantId: text, id: text, now: timestamptz },
   sql: (
     p,
   ) => sql`UPDATE webhook_subscriptions SET failing_since = coalesce(failing_since, ${p.now}::timestamptz)
-WHERE id = ${p.id} RETURNING failing_since AS "failingSince", status`,
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} RETURNING failing_since AS "failingSince", status`,
   row: rowOf<Pick<SubscriptionRow, 'failingSince' | 'status'>>(),
 });
 
 /** Starts (or continues) a subscription's failure run; returns when it started and the status. */
 export async function markFailing(
   db: Handle,
+  tenantId: string,
   subscriptionId: string,
   now: Date,
 ): Promise<Pick<SubscriptionRow, 'failingSince' | 'status'> | undefined> {
-  return db.first(failing, { id: subscriptionId, now });
+  return db.first(failing, { tenantId, id: subscriptionId, now });
 }
 
 const SUBSCRIPTION = columns(webhookSubscriptions);
 
 const disable = statement({
   name: 'webhook_subscription_disable',
-  params: { id: text, reason: text, now: timestamptz },
+  params: { tenantId: text, id: text, reason: text, now: timestamptz },
   sql: (p) =>
     sql`UPDATE webhook_subscriptions SET status = 'disabled', ${assignments(webhookSubscriptions, {
       disabledReason: p.reason,
       updatedAt: p.now,
-    })} WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.id} RETURNING ${SUBSCRIPTION}`,
   row: rowOf<SubscriptionRow>(),
 });
 
 const disableDeleted = statement({
   name: 'webhook_subscription_disable_deleted',
-  params: { id: text, reason: text, now: timestamptz, deletedAt: timestamptz },
+  params: { tenantId: text, id: text, reason: text, now: timestamptz, deletedAt: timestamptz },
   sql: (p) =>
     sql`UPDATE webhook_subscriptions SET status = 'disabled', ${assignments(webhookSubscriptions, {
       disabledReason: p.reason,
       updatedAt: p.now,
       deletedAt: p.deletedAt,
-    })} WHERE id = ${p.id} RETURNING ${SUBSCRIPTION}`,
+    })} WHERE tenant_id = ${p.tenantId} AND id = ${p.id} RETURNING ${SUBSCRIPTION}`,
   row: rowOf<SubscriptionRow>(),
 });
 
 const closeQueued = statement({
   name: 'webhook_deliveries_close_disabled',
-  params: { subscriptionId: text, error: text, now: timestamptz },
+  params: { tenantId: text, subscriptionId: text, error: text, now: timestamptz },
   sql: (p) => sql`UPDATE webhook_deliveries
 SET status = 'failed', error = ${p.error}, next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-WHERE subscription_id = ${p.subscriptionId} AND status = 'pending'
+WHERE tenant_id = ${p.tenantId} AND subscription_id = ${p.subscriptionId} AND status = 'pending'
   AND (leased_until IS NULL OR leased_until <= ${p.now})`,
 });
 
@@ -220,15 +226,23 @@ WHERE subscription_id = ${p.subscriptionId} AND status = 'pending'
  */
 export async function disableSubscription(
   tx: Tx,
+  tenantId: string,
   subscriptionId: string,
   reason: string,
   now: Date,
   extra: { deletedAt?: Date } = {},
 ): Promise<SubscriptionRow | undefined> {
   const row = extra.deletedAt
-    ? await tx.first(disableDeleted, { id: subscriptionId, reason, now, deletedAt: extra.deletedAt })
-    : await tx.first(disable, { id: subscriptionId, reason, now });
+    ? await tx.first(disableDeleted, {
+        tenantId,
+        id: subscriptionId,
+        reason,
+        now,
+        deletedAt: extra.deletedAt,
+      })
+    : await tx.first(disable, { tenantId, id: subscriptionId, reason, now });
   await tx.run(closeQueued, {
+    tenantId,
     subscriptionId,
     error: `Not sent: the subscription was disabled (${reason}).`,
     now,

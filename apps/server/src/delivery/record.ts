@@ -56,8 +56,8 @@ export async function recordOutcome(
   };
   if (isSuccess(outcome.status)) {
     const recorded = deps.successes
-      ? await deps.successes.record(delivery.id, token, base, delivery)
-      : await completeSuccess(db, delivery.id, token, base);
+      ? await deps.successes.record(delivery, token, base, delivery)
+      : await completeSuccess(db, delivery, token, base);
     return recorded ? 'succeeded' : 'lease-lost';
   }
   const failed: AttemptResult = {
@@ -87,17 +87,29 @@ async function recordFailure(tx: Tx, deps: RecordDeps, f: Failure): Promise<Reco
   const { delivery, now } = f;
   const complete = async (result: AttemptResult) => {
     // Lease lost: roll back whatever this transaction wrote; the new holder records instead.
-    if (!(await completeAttempt(tx, delivery.id, f.token, result))) throw new LeaseLostError();
+    if (!(await completeAttempt(tx, delivery, f.token, result))) throw new LeaseLostError();
   };
   if (f.outcome.status === 410) {
     await complete(f.failed);
-    await disableSubscription(tx, delivery.subscriptionId, 'The receiver answered 410 Gone.', now);
+    await disableSubscription(
+      tx,
+      delivery.tenantId,
+      delivery.subscriptionId,
+      'The receiver answered 410 Gone.',
+      now,
+    );
     return 'disabled';
   }
-  const subscription = await markFailing(tx, delivery.subscriptionId, now);
+  const subscription = await markFailing(tx, delivery.tenantId, delivery.subscriptionId, now);
   if (subscription?.status === 'active' && failedTooLong(subscription.failingSince, now)) {
     await complete(f.failed);
-    await disableSubscription(tx, delivery.subscriptionId, 'Every delivery failed for 5 days.', now);
+    await disableSubscription(
+      tx,
+      delivery.tenantId,
+      delivery.subscriptionId,
+      'Every delivery failed for 5 days.',
+      now,
+    );
     return 'disabled';
   }
   const retryAt =

@@ -82,9 +82,7 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
 
     const held = await leasedAttempt('held');
     const success = { responseStatus: 200, responseBody: '', durationMs: 1, attemptedAt: time.clock() };
-    expect(
-      await commitSetting((tx) => new SuccessRecorder(dbOf(tx)).record(held.id, 'held', success)),
-    ).toEqual({
+    expect(await commitSetting((tx) => new SuccessRecorder(dbOf(tx)).record(held, 'held', success))).toEqual({
       inside: 'off',
       after: 'on',
     });

@@ -37,8 +37,8 @@ describe('recording successes in batches', () => {
     if (!stolen) throw new Error('nothing leased');
     const result = { responseStatus: 204, responseBody: '', durationMs: 2, attemptedAt: now };
     const recorded = await Promise.all([
-      recorder.record(stolen.id, 'not-mine', result),
-      ...own.map((row) => recorder.record(row.id, 'mine', result)),
+      recorder.record(stolen, 'not-mine', result),
+      ...own.map((row) => recorder.record(row, 'mine', result)),
     ]);
     expect(recorded).toEqual([false, true, true, true, true, true]);
 
@@ -68,7 +68,7 @@ describe('recording successes in batches', () => {
     // A second record of the same attempt (a late duplicate) finds nothing to write.
     const [first] = own;
     if (!first) throw new Error('nothing recorded');
-    expect(await recorder.record(first.id, 'mine', result)).toBe(false);
+    expect(await recorder.record(first, 'mine', result)).toBe(false);
   });
 
   it('makes the claim riding with a batch in its statement: never the batch again, its share counted out', async () => {
@@ -105,7 +105,7 @@ describe('recording successes in batches', () => {
       },
     });
     const result = { responseStatus: 200, responseBody: '', durationMs: 1, attemptedAt: now };
-    const recorded = await Promise.all(batch.map((row) => recorder.record(row.id, 'mine', result, row)));
+    const recorded = await Promise.all(batch.map((row) => recorder.record(row, 'mine', result, row)));
     expect(recorded).toEqual([true, true]);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.map((l) => l.subscriptionId)).toEqual([

@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.js';
 import { rowOf, sql, statement } from '../db/sql.js';
-import { completeSuccess } from './deliveries.repo.js';
+import { type AttemptKey, completeSuccess } from './deliveries.repo.js';
 import {
   completeSuccessesCtes,
   RELAXED_COMMIT,
@@ -46,6 +46,7 @@ export interface RideAlongClaim {
 }
 
 interface Pending {
+  attempt: AttemptKey;
   id: string;
   token: string;
   result: SuccessResult;
@@ -87,9 +88,9 @@ export class SuccessRecorder implements SuccessRecording {
    * Records one success; false when the lease was lost (nothing written). `leaving` is the attempt
    * as a ride-along claim counts it (without it, the claim counts it as still held).
    */
-  record(id: string, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean> {
+  record(attempt: AttemptKey, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.#queue.push({ id, token, result, leaving, resolve, reject });
+      this.#queue.push({ attempt, id: attempt.id, token, result, leaving, resolve, reject });
       if (!this.#scheduled && !this.#writing) {
         this.#scheduled = true;
         // Successes settled in the same turn of the event loop join the first batch.
@@ -119,7 +120,7 @@ export class SuccessRecorder implements SuccessRecording {
       for (const p of batch) p.resolve(recorded.has(p.id));
     } catch {
       await Promise.all(
-        batch.map((p) => completeSuccess(this.#db, p.id, p.token, p.result).then(p.resolve, p.reject)),
+        batch.map((p) => completeSuccess(this.#db, p.attempt, p.token, p.result).then(p.resolve, p.reject)),
       );
     }
   }

@@ -67,5 +67,10 @@ export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
 /** Records successes (the dispatcher's batching recorder, success-batch.ts). */
 export interface SuccessRecording {
   /** Resolves to false when the attempt's lease was lost (another holder records it). */
-  record(id: string, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean>;
+  record(
+    attempt: Pick<DeliveryRow, 'tenantId' | 'id'>,
+    token: string,
+    result: SuccessResult,
+    leaving?: Leaving,
+  ): Promise<boolean>;
 }

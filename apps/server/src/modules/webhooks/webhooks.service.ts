@@ -166,7 +166,7 @@ export async function deleteWebhookSubscription(
   const now = deps.clock();
   const row = await deps.db.transaction(async (tx) => {
     await requireSubscription(tx, tenantId, id, true);
-    const deleted = await disableSubscription(tx, id, 'Deleted.', now, { deletedAt: now });
+    const deleted = await disableSubscription(tx, tenantId, id, 'Deleted.', now, { deletedAt: now });
     await adjustCounter(tx, tenantId, SUBSCRIPTIONS_COUNTER, -1);
     return deleted;
   });
@@ -197,7 +197,7 @@ export async function updateWebhookSubscription(
       updatedAt: now,
     };
     if (body.status === 'disabled' && current.status === 'active') {
-      await disableSubscription(tx, id, 'Disabled by the tenant.', now);
+      await disableSubscription(tx, tenantId, id, 'Disabled by the tenant.', now);
     } else if (body.status === 'active' && current.status === 'disabled') {
       change.reactivate = true;
     }
