@@ -21,10 +21,8 @@ export const OUTBOX_CHANNEL = 'customer_api_webhook_events';
 const insertEvent = statement({
   name: 'webhook_event_insert',
   params: { id: text, tenantId: text, type: text, payload: json, createdAt: timestamptz },
-  sql: (
-    p,
-  ) => sql`WITH ev AS (INSERT INTO webhook_events ${insertValues(webhookEvents, p)} RETURNING id, tenant_id)
-INSERT INTO webhook_event_queue (event_id, tenant_id) SELECT id, tenant_id FROM ev`,
+  sql: (p) => sql`WITH ev AS (INSERT INTO webhook_events ${insertValues(webhookEvents, p)})
+INSERT INTO webhook_event_queue (event_id, tenant_id) VALUES (${p.id}, ${p.tenantId})`,
 });
 
 const notifyOutbox = statement({

@@ -30,7 +30,8 @@ const lockAndFindStatement = statement({
   ) => sql`SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || ${p.tenantId} || ':' || ${p.key}, 0)) AS locked,
        k.fingerprint, k.status_code AS "statusCode", k.body, k.sealed_secret AS "sealedSecret"
      FROM (SELECT 1) AS one
-     LEFT JOIN idempotency_keys k ON k.tenant_id = ${p.tenantId} AND k.key = ${p.key} AND k.expires_at > ${p.now}`,
+     LEFT JOIN (SELECT * FROM idempotency_keys
+       WHERE tenant_id = ${p.tenantId} AND key = ${p.key} AND expires_at > ${p.now}) k ON true`,
   row: rowOf<{
     locked: boolean;
     fingerprint: string | null;

@@ -6,12 +6,14 @@ import type { StoredSecrets } from './subscription-secrets.js';
 export const RESEAL_BATCH = 500;
 
 /** A subscription's stored secrets and its id. */
-export type SubscriptionSecrets = StoredSecrets & { id: string };
+export type SubscriptionSecrets = StoredSecrets & { tenantId: string; id: string };
 
 const subscriptionsToSealStatement = statement({
   name: 'secrets_subscriptions_to_seal',
   params: { after: text, prefix: text, all: bool, take: int },
-  sql: (p) => sql`SELECT id, secret, previous_secret AS "previousSecret", secret_sealed AS "secretSealed",
+  sql: (
+    p,
+  ) => sql`SELECT tenant_id AS "tenantId", id, secret, previous_secret AS "previousSecret", secret_sealed AS "secretSealed",
   previous_secret_sealed AS "previousSecretSealed"
 FROM webhook_subscriptions
 WHERE id > ${p.after} AND (secret IS NOT NULL OR previous_secret IS NOT NULL
@@ -39,6 +41,7 @@ export function subscriptionsToSeal(
 const resealSubscription = statement({
   name: 'secrets_reseal_subscription',
   params: {
+    tenantId: text,
     id: text,
     secret: nullable(text),
     previousSecret: nullable(text),
@@ -49,7 +52,7 @@ const resealSubscription = statement({
   },
   sql: (p) => sql`UPDATE webhook_subscriptions SET secret_sealed = ${p.newSecretSealed},
   previous_secret_sealed = ${p.newPreviousSecretSealed}, secret = NULL, previous_secret = NULL
-WHERE id = ${p.id} AND secret IS NOT DISTINCT FROM ${p.secret}::text
+WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND secret IS NOT DISTINCT FROM ${p.secret}::text
   AND previous_secret IS NOT DISTINCT FROM ${p.previousSecret}::text
   AND secret_sealed IS NOT DISTINCT FROM ${p.secretSealed}::text
   AND previous_secret_sealed IS NOT DISTINCT FROM ${p.previousSecretSealed}::text`,

@@ -177,7 +177,7 @@ function sizedMessages(
               + coalesce(octet_length(to_json(c.new_value)::text), 4))
             * CASE WHEN c.status = 'saved' THEN 2 ELSE 1 END)
           FROM message_changes c
-          WHERE c.tenant_id = m.tenant_id AND c.audience_id = m.audience_id AND c.message_seq = m.seq
+          WHERE c.tenant_id = ${conversation.tenantId} AND c.audience_id = m.audience_id AND c.message_seq = m.seq
         ), 0)) AS bytes
     FROM messages m
     WHERE m.tenant_id = ${conversation.tenantId} AND m.conversation_id = ${conversation.conversationId}
