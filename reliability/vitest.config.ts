@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
-    // The HA scenarios need root and their own hosts: deploy/ha/run.sh (`pnpm test:ha`) runs them.
-    exclude: ['src/ha/**', '**/node_modules/**'],
+    // The HA and Citus scenarios need root and their own hosts or cluster: deploy/ha/run.sh
+    // (`pnpm test:ha`) and deploy/citus/run.sh (`pnpm test:citus`) run them.
+    exclude: ['src/ha/**', 'src/citus/**', '**/node_modules/**'],
     // Files start real server processes and databases: one at a time keeps a loaded 2-core
     // machine from turning timing margins into flakes.
     fileParallelism: false,
