@@ -70,6 +70,7 @@ export function insertAndCount(returning: Sql = raw(''), { leased = false } = {}
 
 /** The parameters of {@link completeSuccessesCtes}: one array per column ({@link SuccessColumns}). */
 export const SUCCESS_PARAMS = {
+  tenantIds: textArray,
   ids: textArray,
   tokens: textArray,
   responseStatuses: intArray,
@@ -94,12 +95,13 @@ export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
  */
 export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>): Sql {
   return sql`input AS (
-  SELECT * FROM unnest(${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[], ${p.responseBodies}::text[],
-${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
-    AS i(id, token, response_status, response_body, duration_ms, attempted_at)
+  SELECT * FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[],
+${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
+    AS i(tenant_id, id, token, response_status, response_body, duration_ms, attempted_at)
 ), found AS MATERIALIZED (
   SELECT i.*, f.ctid AS at FROM input i CROSS JOIN LATERAL (
-    SELECT d.ctid FROM webhook_deliveries d WHERE d.id = i.id AND d.lease_token = i.token LIMIT 1) f
+    SELECT d.ctid FROM webhook_deliveries d
+    WHERE d.tenant_id = i.tenant_id AND d.id = i.id AND d.lease_token = i.token LIMIT 1) f
 ), done AS (
   UPDATE webhook_deliveries d
   SET status = 'succeeded', response_status = f.response_status, response_body = f.response_body,
@@ -107,10 +109,10 @@ ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
     next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
   FROM found f
   WHERE d.ctid = ANY (ARRAY(SELECT at FROM found)) AND d.ctid = f.at AND d.lease_token = f.token
-  RETURNING d.id, d.subscription_id, f.attempted_at
+  RETURNING d.id, d.tenant_id, d.subscription_id, f.attempted_at
 ), cleared AS (
   UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
-  FROM (SELECT subscription_id, max(attempted_at) AS at FROM done GROUP BY subscription_id) c
-  WHERE s.id = c.subscription_id AND s.failing_since IS NOT NULL
+  FROM (SELECT tenant_id, subscription_id, max(attempted_at) AS at FROM done GROUP BY tenant_id, subscription_id) c
+  WHERE s.tenant_id = c.tenant_id AND s.id = c.subscription_id AND s.failing_since IS NOT NULL
 )`;
 }

@@ -417,9 +417,9 @@ class Dispatcher implements WebhookDispatcher {
 
   /** Gives back leases of attempts this dispatcher will not send; they run out if this fails. */
   async #release(claimed: Claimed[]): Promise<void> {
-    const ids = claimed.map((c) => c.row.id);
-    await releaseLeases(this.#options.db, ids, this.#token).catch((err: unknown) => {
-      this.#log.warn({ err, attempts: ids.length }, 'webhook leases not released; they run out instead');
+    const rows = claimed.map((c) => c.row);
+    await releaseLeases(this.#options.db, rows, this.#token).catch((err: unknown) => {
+      this.#log.warn({ err, attempts: rows.length }, 'webhook leases not released; they run out instead');
     });
   }
 }

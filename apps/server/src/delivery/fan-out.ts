@@ -25,7 +25,7 @@ const pendingStatement = statement({
   sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
   s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
 FROM (SELECT event_id, tenant_id FROM webhook_event_queue ORDER BY event_id LIMIT ${p.batch}) q
-LEFT JOIN webhook_events e ON e.id = q.event_id
+LEFT JOIN webhook_events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id
 LEFT JOIN webhook_subscriptions s
   ON e.id IS NOT NULL AND s.tenant_id = q.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
 ORDER BY q.event_id`,
@@ -40,14 +40,16 @@ ORDER BY q.event_id`,
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
-  params: { eventIds: textArray, ...ATTEMPT_PARAMS },
+  params: { tenantIds: textArray, eventIds: textArray, ...ATTEMPT_PARAMS },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS (
-  SELECT event_id AS id FROM webhook_event_queue WHERE event_id = ANY (${p.eventIds}::text[])
-  ORDER BY event_id FOR UPDATE SKIP LOCKED
+  SELECT q.tenant_id, q.event_id AS id FROM webhook_event_queue q
+    JOIN unnest(${p.tenantIds}::text[], ${p.eventIds}::text[]) AS k(tenant_id, event_id)
+      ON q.tenant_id = k.tenant_id AND q.event_id = k.event_id
+  ORDER BY q.event_id FOR UPDATE OF q SKIP LOCKED
 ), attempts AS (
   SELECT a.* FROM ${unnestAttempts(p)} WHERE a.event_id IN (SELECT id FROM ev)
 ), ${insertAndCount()}, dequeued AS (
-  DELETE FROM webhook_event_queue WHERE event_id IN (SELECT id FROM ev)
+  DELETE FROM webhook_event_queue q USING ev WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.id
 )
 SELECT count(*)::int AS n FROM ev CROSS JOIN relaxed`,
 });
@@ -75,11 +77,11 @@ export async function fanOut(
 ): Promise<number> {
   const pending = await db.all(pendingStatement, { batch });
   if (pending.length === 0) return 0;
-  const events = new Set<string>();
+  const events = new Map<string, string>();
   const attempts: NewAttempt[] = [];
   const now = deps.clock();
   for (const row of pending) {
-    events.add(row.id);
+    events.set(row.id, row.tenantId);
     if (!row.type || !row.createdAt || !row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
     if (row.subscribedAt.getTime() > row.createdAt.getTime()) continue;
     if (!matchesEventType(row.eventTypes, row.type)) continue;
@@ -93,6 +95,10 @@ export async function fanOut(
       pendingAttempt(deps.ids, target, { attempt: 1, retryStep: 0, createdAt: now, nextAttemptAt: now }),
     );
   }
-  await db.run(fanOutStatement, { eventIds: [...events], ...attemptInput(attempts) });
+  await db.run(fanOutStatement, {
+    tenantIds: [...events.values()],
+    eventIds: [...events.keys()],
+    ...attemptInput(attempts),
+  });
   return events.size;
 }

@@ -39,11 +39,12 @@ const handOverStatement = statement({
     scopePrefix: text,
   },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
-  SELECT q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
+  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
 ), cand AS MATERIALIZED (
   SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
   FROM ev CROSS JOIN LATERAL (
-    SELECT x.tenant_id, x.type, x.created_at FROM webhook_events x WHERE x.id = ev.event_id OFFSET 0
+    SELECT x.tenant_id, x.type, x.created_at FROM webhook_events x
+    WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
   ) e CROSS JOIN LATERAL (
     SELECT y.id FROM webhook_subscriptions y
     WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
@@ -71,14 +72,15 @@ const handOverStatement = statement({
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until
   FROM numbered x
 ), ${insertAndCount(sql`RETURNING *`, { leased: true })}, dequeued AS (
-  DELETE FROM webhook_event_queue WHERE event_id IN (SELECT event_id FROM taken)
+  DELETE FROM webhook_event_queue q USING ev
+  WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.event_id AND ev.event_id IN (SELECT event_id FROM taken)
 )
 SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
   ${TARGET_COLUMNS}
 FROM relaxed
 LEFT JOIN (SELECT * FROM inserted WHERE lease_token IS NOT NULL) l ON true
-LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.id = l.event_id`,
+LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
 });
 
 /** What the dispatcher asks of a hand-over: the room it has and the lease it takes. */

@@ -103,8 +103,8 @@ const leaseDueWithTargetsStatement = statement({
   params: LEASE_PARAMS,
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${leaseCte(p)}
 SELECT ${TARGET_COLUMNS}
-FROM relaxed CROSS JOIN leased l LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.id = l.event_id`,
+FROM relaxed CROSS JOIN leased l LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
   row: toClaimed,
 });
 
@@ -124,8 +124,8 @@ const completeAndLeaseStatement = statement({
 SELECT CASE WHEN row_number() OVER () = 1 THEN r.recorded END AS "recorded", ${TARGET_COLUMNS}
 FROM relaxed CROSS JOIN (SELECT coalesce(array_agg(id), '{}') AS recorded FROM done) r
 LEFT JOIN leased l ON true
-LEFT JOIN webhook_subscriptions s ON s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.id = l.event_id`,
+LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
 });
 
 /**
@@ -168,9 +168,10 @@ export async function completeAndLease(
 
 const release = statement({
   name: 'webhook_release_leases',
-  params: { ids: textArray, token: text },
-  sql: (p) => sql`UPDATE webhook_deliveries SET lease_token = NULL, leased_until = NULL
-WHERE id = ANY (${p.ids}::text[]) AND lease_token = ${p.token} AND status = 'pending'`,
+  params: { tenantIds: textArray, ids: textArray, token: text },
+  sql: (p) => sql`UPDATE webhook_deliveries d SET lease_token = NULL, leased_until = NULL
+FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[]) AS k(tenant_id, id)
+WHERE d.tenant_id = k.tenant_id AND d.id = k.id AND d.lease_token = ${p.token} AND d.status = 'pending'`,
 });
 
 /**
@@ -178,7 +179,15 @@ WHERE id = ANY (${p.ids}::text[]) AND lease_token = ${p.token} AND status = 'pen
  * stopped or they waited too long): they are claimable again at once instead of when the lease runs
  * out. An attempt whose lease was lost meanwhile is left alone.
  */
-export async function releaseLeases(db: Handle, ids: readonly string[], token: string): Promise<void> {
-  if (ids.length === 0) return;
-  await db.run(release, { ids, token });
+export async function releaseLeases(
+  db: Handle,
+  attempts: readonly Pick<DeliveryRow, 'tenantId' | 'id'>[],
+  token: string,
+): Promise<void> {
+  if (attempts.length === 0) return;
+  await db.run(release, {
+    tenantIds: attempts.map((a) => a.tenantId),
+    ids: attempts.map((a) => a.id),
+    token,
+  });
 }

@@ -92,6 +92,7 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
       completeAndLease(
         tx,
         {
+          tenantIds: [next.tenantId],
           ids: [next.id],
           tokens: ['next'],
           responseStatuses: [200],

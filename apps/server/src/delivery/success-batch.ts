@@ -147,6 +147,7 @@ export class SuccessRecorder implements SuccessRecording {
 
 function successColumns(batch: readonly Pending[]): SuccessColumns {
   return {
+    tenantIds: batch.map((p) => p.attempt.tenantId),
     ids: batch.map((p) => p.id),
     tokens: batch.map((p) => p.token),
     responseStatuses: batch.map((p) => p.result.responseStatus),

@@ -35,7 +35,11 @@ export const webhookEventQueue = pgTable(
     eventId: text('event_id').notNull(),
     tenantId: tenantId(),
   },
-  (t) => [primaryKey({ name: 'webhook_event_queue_pkey', columns: [t.tenantId, t.eventId] })],
+  (t) => [
+    primaryKey({ name: 'webhook_event_queue_pkey', columns: [t.tenantId, t.eventId] }),
+    // The fan-out takes the oldest queued events of every tenant (event ids are UUIDv7s).
+    index('webhook_event_queue_order_idx').on(t.eventId),
+  ],
 );
 
 /**
