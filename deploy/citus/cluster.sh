@@ -58,6 +58,9 @@ port = $port
 unix_socket_directories = '$dir'
 shared_preload_libraries = 'citus'
 wal_level = logical
+# Shard moves replicate through Citus' own logical decoding plugin (PostgreSQL 15.20 lists the
+# libraries allowed as output plugins).
+output_plugin_libraries = 'pgoutput, test_decoding, citus'
 max_prepared_transactions = 200
 max_connections = 400
 max_wal_senders = 20
