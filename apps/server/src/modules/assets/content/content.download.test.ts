@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { CURSOR_SECRET_SETTING } from '../../../db/migrate.js';
 import { readSetting } from '../../../db/settings.js';
 import { expectApiError } from '../../../test/http-cases.js';
+import { query, scansOf, statementOf } from '../../../test/sql.js';
 import { TEST_BASE_URL, useTestApp } from '../../../test/test-app.js';
+import { findServedFile } from './content.repo.js';
 import { DownloadLinks } from './links.js';
 import { createAsset, getLink, putBytes } from './test-support.js';
 
@@ -146,6 +148,25 @@ describe('GET /v0/assets/{asset_id}/download (signed link)', () => {
     await putBytes(t, asset.assetId, 'changed');
     const res = await getLink(t, asset.downloadUrl, { 'if-none-match': etag });
     expect([res.statusCode, res.body]).toEqual([200, 'changed']);
+  });
+
+  it('finds the file a link serves through an index on the asset id (the link names no tenant)', async () => {
+    const sent = await statementOf(t.database.db, (db) => findServedFile(db, 'asset_x', 'preview'));
+    // The primary key leads with tenant_id: hidden (DDL is transactional, the transaction is rolled
+    // back), PostgreSQL 18 would otherwise skip-scan it on a table this small.
+    let plan: unknown;
+    await t.database.db
+      .transaction(async (tx) => {
+        await query(tx, 'SET LOCAL enable_seqscan = off');
+        await query(tx, 'ALTER TABLE asset_files DROP CONSTRAINT asset_files_pkey');
+        plan = (await query(tx, `EXPLAIN (FORMAT JSON) ${sent.text}`, sent.values))[0];
+        throw new Error('rollback');
+      })
+      .catch((err: Error) => {
+        if (err.message !== 'rollback') throw err;
+      });
+    expect(scansOf(plan, 'asset_files').map((s) => s.node)).not.toContain('Seq Scan');
+    expect(JSON.stringify(plan)).toContain('"Index Name":"asset_files_asset_idx"');
   });
 
   it('serves uploaded HTML sandboxed and unsniffed, so it cannot act as the API’s origin', async () => {

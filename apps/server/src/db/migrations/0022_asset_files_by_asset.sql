@@ -1,0 +1,1 @@
+CREATE INDEX "asset_files_asset_idx" ON "asset_files" USING btree ("asset_id");
