@@ -25,6 +25,23 @@ describe('isDatabaseUnavailable', () => {
     }
   });
 
+  it('holds for a Citus worker that cannot be reached', () => {
+    // What a Citus coordinator answered while a worker was killed (seen in deploy/citus).
+    const refused = Object.assign(
+      new Error(
+        'connection to the remote node postgres@127.0.0.1:5581 failed with the following error: Connection refused',
+      ),
+      { code: '08006' },
+    );
+    const essential = Object.assign(new Error('failure on connection marked as essential: 127.0.0.1:5581'), {
+      code: 'XX000',
+    });
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isDatabaseUnavailable(essential)).toBe(true);
+    expect(isDatabaseUnavailable(new Error('wrapped', { cause: essential }))).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('internal'), { code: 'XX000' }))).toBe(false);
+  });
+
   it('does not hold for errors of the statement itself', () => {
     const unique = Object.assign(new Error('duplicate key'), { code: '23505' });
     expect(isDatabaseUnavailable(unique)).toBe(false);

@@ -35,6 +35,8 @@ const UNAVAILABLE_MESSAGES = [
   'database connection is closed',
   'Query read timeout',
   DATABASE_DEADLINE_MESSAGE,
+  // Citus (XX000) when a worker's connection that the transaction already used is lost.
+  'failure on connection marked as essential',
 ];
 
 /** Errors and their causes, outermost first (drizzle wraps driver errors in `cause`). */
