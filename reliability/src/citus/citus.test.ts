@@ -125,6 +125,8 @@ async function setUpTenants(): Promise<void> {
 
 /** Error lines (pino level 50) of the server's processes, one per process and message, as they came. */
 const errorsSeen = new Map<string, { line: string; count: number }>();
+/** Warning messages of the server's processes and how often each came. */
+const warningsSeen = new Map<string, number>();
 
 /** Records `proc`'s error lines under `name` while it runs (its kept output is only its tail). */
 function collectErrors(name: string, proc: TrackedProcess): void {
@@ -133,9 +135,14 @@ function collectErrors(name: string, proc: TrackedProcess): void {
     const lines = (partial + chunk.toString('utf8')).split('\n');
     partial = lines.pop() ?? '';
     for (const line of lines) {
-      if (!line.includes('"level":50')) continue;
       const message =
         /"message":"([^"]{0,200})/.exec(line)?.[1] ?? /"msg":"([^"]{0,200})/.exec(line)?.[1] ?? '';
+      if (line.includes('"level":40')) {
+        // Warnings (a 503's cause among them): counted by message, ports and ids aside.
+        const key = `${name}: ${message.replace(/[0-9]+/g, 'N')}`;
+        warningsSeen.set(key, (warningsSeen.get(key) ?? 0) + 1);
+      }
+      if (!line.includes('"level":50')) continue;
       const key = `${name}: ${message}`;
       const seen = errorsSeen.get(key);
       if (seen) seen.count += 1;
@@ -235,7 +242,17 @@ async function everyTenantServed(loads: TenantLoads, count = 3, timeoutMs = 120_
   await until(async () => {
     const now = performance.now();
     return workers.every((_, i) => servedBetween(loads, i, from, now) >= count);
-  }, timeoutMs);
+  }, timeoutMs).catch((err: unknown) => {
+    const now = performance.now();
+    const unserved = workers.flatMap((_, i) => {
+      if (servedBetween(loads, i, from, now) >= count) return [];
+      const statuses = new Map<number, number>();
+      for (const a of (loads.byTenant[i] as Load[]).flatMap((l) => l.attempts))
+        if (a.at >= from) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+      return [`${tenants[i]} (${[...statuses].map(([st, n]) => `${n}x ${st}`).join(', ') || 'no exchange'})`];
+    });
+    throw new Error(`tenants not served within ${timeoutMs} ms: ${unserved.join('; ')}`, { cause: err });
+  });
 }
 
 /** Moves the busy tenant's shard group to another worker under load. */
@@ -338,6 +355,10 @@ async function verify(c: CitusCluster, results: LoadResult[]): Promise<void> {
       `${results.reduce((n, r) => n + r.givenUp, 0)} calls given up, slowest exchange ${Math.round(slowest)} ms`,
   );
   console.log(`[citus] by step: ${byPhase(attempts)}`);
+  if (warningsSeen.size > 0)
+    console.log(
+      `[citus] warnings the server logged:\n${[...warningsSeen].map(([m, n]) => `${n}x ${m}`).join('\n')}`,
+    );
   if (errorsSeen.size > 0) console.log(`[citus] errors the server logged:\n${errorLines()}`);
   const errors = errorLines();
   expect.soft(problems.slice(0, 10), errors).toEqual([]);
@@ -358,7 +379,7 @@ describe(`Citus cluster (${PROFILE})`, () => {
       const c = requireCluster();
       phase('warm-up');
       const loads = startTenantLoads(`citus-${Date.now().toString(36)}`);
-      let results: LoadResult[][] | undefined;
+      let results: LoadResult[][];
       try {
         await everyTenantServed(loads);
         phase('move');
@@ -377,8 +398,11 @@ describe(`Citus cluster (${PROFILE})`, () => {
         }
         phase('stop');
         results = await loads.stop();
-      } finally {
-        results ??= await loads.stop();
+      } catch (err) {
+        // What the load got so far, and the server's warnings and errors, say why the step failed.
+        phase('stop');
+        await verify(c, (await loads.stop()).flat()).catch(() => {});
+        throw err;
       }
       await verify(c, results.flat());
     },
