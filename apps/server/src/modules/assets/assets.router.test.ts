@@ -45,10 +45,10 @@ describe('POST /v0/assets', () => {
       hidden: true,
       lifecycleState: 'active',
       downloadUrl: expect.stringMatching(
-        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/download\\?expires=\\d+&signature=`,
+        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/download\\?tenant=${t.tenant.tenantId}&expires=\\d+&signature=`,
       ),
       previewDownloadUrl: expect.stringMatching(
-        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/preview/download\\?expires=\\d+&signature=`,
+        `^${TEST_BASE_URL}/v0/assets/${created.assetId}/preview/download\\?tenant=${t.tenant.tenantId}&expires=\\d+&signature=`,
       ),
     });
     expect(created).not.toHaveProperty('trashedAt');

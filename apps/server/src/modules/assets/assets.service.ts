@@ -35,7 +35,10 @@ export function trashCounter(assetType?: string): string {
  * Maps a stored asset; `links` signs its download addresses (one link maker per response, so
  * every asset of a response expires at the same moment).
  */
-export function toApiAsset(row: repo.AssetRow, links: (assetId: string) => AssetLinks): Asset {
+export function toApiAsset(
+  row: repo.AssetRow,
+  links: (tenantId: string, assetId: string) => AssetLinks,
+): Asset {
   return {
     assetId: row.id,
     tenantId: row.tenantId,
@@ -51,7 +54,7 @@ export function toApiAsset(row: repo.AssetRow, links: (assetId: string) => Asset
     ...(row.trashedAt === null ? {} : { trashedAt: iso(row.trashedAt) }),
     ...(row.deletedAt === null ? {} : { deletedAt: iso(row.deletedAt) }),
     lifecycleState: row.lifecycleState,
-    ...links(row.id),
+    ...links(row.tenantId, row.id),
   };
 }
 

@@ -58,14 +58,15 @@ export async function swapFile(tx: Tx, row: AssetFileRow): Promise<string | unde
   return old?.blobId;
 }
 
-// A signed download link names no tenant (decision 0067), so the file is found by asset id alone;
-// the join keeps the asset to the file's tenant.
+// The signed link names its tenant (decision 0232): the file is read by the table's key, and the
+// join keeps out a deleted asset.
 const served = statement({
   name: 'asset_files_served',
-  params: { assetId: text, kinds: textArray },
+  params: { tenantId: text, assetId: text, kinds: textArray },
   sql: (p) => sql`SELECT ${columns(assetFiles, { alias: 'f' })}
     FROM asset_files f INNER JOIN assets a ON a.tenant_id = f.tenant_id AND a.id = f.asset_id
-    WHERE f.asset_id = ${p.assetId} AND f.kind = ANY(${p.kinds}) AND a.deleted_at IS NULL`,
+    WHERE f.tenant_id = ${p.tenantId} AND f.asset_id = ${p.assetId} AND f.kind = ANY(${p.kinds})
+      AND a.deleted_at IS NULL`,
   row: rowOf<AssetFileRow>(),
 });
 
@@ -75,14 +76,16 @@ const SERVED_KINDS: Record<ContentKind, readonly string[]> = {
 };
 
 /**
- * What a download of `kind` serves: the preview, else the content (a preview falls back to the
- * content when none was put). Undefined when there is neither or the asset is deleted.
+ * What a download of the tenant's `assetId` and `kind` serves: the preview, else the content (a
+ * preview falls back to the content when none was put). Undefined when there is neither or the
+ * asset is deleted.
  */
 export async function findServedFile(
   db: Handle,
+  tenantId: string,
   assetId: string,
   kind: ContentKind,
 ): Promise<AssetFileRow | undefined> {
-  const files = await db.all(served, { assetId, kinds: SERVED_KINDS[kind] });
+  const files = await db.all(served, { tenantId, assetId, kinds: SERVED_KINDS[kind] });
   return files.find((f) => f.kind === kind) ?? files[0];
 }

@@ -24,7 +24,7 @@ describe('PUT /v0/assets/{asset_id}/content', () => {
     const updated = AssetSchema.parse(res.json());
     expect(updated.downloadUrl).toMatch(
       new RegExp(
-        `^${TEST_BASE_URL}/v0/assets/${asset.assetId}/download\\?expires=\\d+&signature=[\\w-]{43}$`,
+        `^${TEST_BASE_URL}/v0/assets/${asset.assetId}/download\\?tenant=${t.tenant.tenantId}&expires=\\d+&signature=[\\w-]{43}$`,
       ),
     );
     expect(updated.previewDownloadUrl).toContain(`/v0/assets/${asset.assetId}/preview/download?`);

@@ -63,21 +63,22 @@ export function registerContentUploads(scope: FastifyInstance, deps: service.Con
 
 /**
  * `GET /v0/assets/{asset_id}/download` and `…/preview/download`: no API key, the signed link is
- * the credential. Register at the root, outside the authenticated scope; the link names no
- * tenant, so its statements run on `deps.db`.
+ * the credential. Register at the root, outside the authenticated scope. The link names its
+ * tenant, whose file is read by key; the statement runs on `deps.db`, outside the tenant's share
+ * of connections (a download takes no rate-limit unit either).
  */
 export function registerContentDownloads(app: FastifyInstance, deps: service.ContentDeps): void {
   const download = (kind: ContentKind) => async (request: AssetRequest, reply: FastifyReply) => {
     const assetId = request.params.asset_id;
-    const { expires, signature } = request.query;
-    const check = deps.downloadLinks.check(assetId, kind, expires, signature, deps.clock());
-    if (check === 'forged')
+    const { tenant, expires, signature } = request.query;
+    const check = deps.downloadLinks.check(assetId, kind, { tenant, expires, signature }, deps.clock());
+    if (check.result === 'forged')
       throw new ForbiddenError(
         'This download link is not valid for this asset; take a fresh one from the asset.',
       );
-    if (check === 'expired')
+    if (check.result === 'expired')
       throw new ForbiddenError('This download link has expired; take a fresh one from the asset.');
-    const file = await service.servedFile(deps, assetId, kind);
+    const file = await service.servedFile(deps, check.tenantId, assetId, kind);
     const etag = `"${file.sha256}"`;
     reply.headers({
       etag,

@@ -13,8 +13,9 @@ import type { AssetStore } from './store.js';
 /** Dependencies of content uploads and downloads. */
 export interface ContentDeps {
   /**
-   * The handle the statements run on: the app's `Database.db`, of no tenant, for downloads (a
-   * signed link names none); an upload's router passes its tenant's handle (`tenantDb`) instead.
+   * The handle the statements run on: the app's `Database.db`, outside any tenant's share, for
+   * downloads (a signed link is its own credential and takes no unit); an upload's router passes
+   * its tenant's handle (`tenantDb`) instead.
    */
   db: Handle;
   /** The handle of a tenant's requests: its statements hold the tenant's share of connections. */
@@ -108,13 +109,17 @@ export async function putContent(
   return toApiAsset(row, deps.downloadLinks.at(deps.clock()));
 }
 
-/** The file a valid link of `assetId`'s `kind` serves; 404 when nothing was uploaded. */
+/**
+ * The file a valid link of the tenant's `assetId` and `kind` serves; 404 when nothing was
+ * uploaded.
+ */
 export async function servedFile(
   deps: ContentDeps,
+  tenantId: string,
   assetId: string,
   kind: ContentKind,
 ): Promise<repo.AssetFileRow> {
-  const file = await repo.findServedFile(deps.db, assetId, kind);
+  const file = await repo.findServedFile(deps.db, tenantId, assetId, kind);
   if (!file)
     throw new NotFoundError(
       `Asset ${assetId} has no content yet; upload it with PUT /v0/assets/${assetId}/content.`,
