@@ -1,4 +1,4 @@
-import { bigint, customType, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, customType, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
@@ -19,11 +19,7 @@ export const assetFiles = pgTable(
     sha256: text('sha256').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
-  (t) => [
-    primaryKey({ name: 'asset_files_pkey', columns: [t.tenantId, t.assetId, t.kind] }),
-    // Downloads: a signed link names no tenant, so its file is found by asset id alone.
-    index('asset_files_asset_idx').on(t.assetId),
-  ],
+  (t) => [primaryKey({ name: 'asset_files_pkey', columns: [t.tenantId, t.assetId, t.kind] })],
 );
 
 /**

@@ -1,1 +1,0 @@
-CREATE INDEX "asset_files_asset_idx" ON "asset_files" USING btree ("asset_id");
