@@ -15,8 +15,8 @@ const ASSET = {
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   lifecycleState: 'active',
-  downloadUrl: 'http://api/v0/assets/asset_1/download?expires=1&signature=s',
-  previewDownloadUrl: 'http://api/v0/assets/asset_1/preview/download?expires=1&signature=s',
+  downloadUrl: 'http://api/v0/assets/asset_1/download?tenant=tenant_1&expires=1&signature=s',
+  previewDownloadUrl: 'http://api/v0/assets/asset_1/preview/download?tenant=tenant_1&expires=1&signature=s',
 };
 
 let server: FakeServer | undefined;

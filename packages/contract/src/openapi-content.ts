@@ -102,6 +102,11 @@ function download(kind: 'content' | 'preview'): JsonObject {
     security: [],
     parameters: [
       assetId,
+      // The link names its tenant so the file is read on the tenant's shard; it is signed too.
+      query('tenant', 'Id of the tenant the asset belongs to (its tenantId), as the link gives it.', {
+        minLength: 1,
+        maxLength: 255,
+      }),
       query('expires', 'Expiry of the link (Unix seconds), as the link gives it.', {
         pattern: '^[0-9]{1,12}$',
         maxLength: 12,
@@ -118,7 +123,7 @@ function download(kind: 'content' | 'preview'): JsonObject {
       },
       '206': { description: 'The requested range, with Content-Range.', headers: REQUEST_ID },
       '304': { description: 'Not modified (If-None-Match matched the ETag).', headers: REQUEST_ID },
-      '403': error('Forged, altered or expired link.'),
+      '403': error('Forged, altered (its tenant included) or expired link.'),
       '404': error('Nothing uploaded yet.'),
       '416': { description: 'Range not satisfiable; Content-Range: bytes */size.', headers: REQUEST_ID },
       '500': error('Internal Server Error'),

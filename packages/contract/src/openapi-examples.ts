@@ -177,9 +177,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         updatedAt: '2026-11-24T09:00:09.000Z',
         lifecycleState: 'active',
         downloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
         previewDownloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
       },
     },
   },
@@ -502,6 +502,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   downloadAssetContent: {
     parameters: {
       asset_id: 'asset_01kmw4p9e00000000000000007',
+      tenant: 'tenant_01kmw4p9e00000000000000008',
       expires: '1795000000',
       signature: 'Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
     },
@@ -510,6 +511,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   downloadAssetPreview: {
     parameters: {
       asset_id: 'asset_01kmw4p9e00000000000000007',
+      tenant: 'tenant_01kmw4p9e00000000000000008',
       expires: '1795000000',
       signature: 'Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
     },
@@ -898,9 +900,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
             trashedAt: '2026-11-24T09:00:25.000Z',
             lifecycleState: 'active',
             downloadUrl:
-              'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+              'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
             previewDownloadUrl:
-              'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+              'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
           },
         ],
         hasMore: false,
@@ -1071,9 +1073,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         updatedAt: '2026-11-24T09:00:29.000Z',
         lifecycleState: 'active',
         downloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
         previewDownloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
       },
     },
   },
@@ -1096,9 +1098,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         updatedAt: '2026-11-24T09:00:30.000Z',
         lifecycleState: 'active',
         downloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
         previewDownloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
       },
     },
   },
@@ -1274,9 +1276,9 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         trashedAt: '2026-11-24T09:00:25.000Z',
         lifecycleState: 'active',
         downloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
         previewDownloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
       },
     },
   },

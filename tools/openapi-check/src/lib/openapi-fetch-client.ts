@@ -41,7 +41,11 @@ export async function calls(baseUrl: string, apiKey: string) {
   const download = await client.GET('/v0/assets/{asset_id}/download', {
     params: {
       path: { asset_id },
-      query: { expires: link.searchParams.get('expires') ?? '', signature: link.searchParams.get('signature') ?? '' },
+      query: {
+        tenant: link.searchParams.get('tenant') ?? '',
+        expires: link.searchParams.get('expires') ?? '',
+        signature: link.searchParams.get('signature') ?? '',
+      },
     },
     parseAs: 'blob',
   });
