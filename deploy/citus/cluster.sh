@@ -29,10 +29,10 @@ ensure_citus() {
   }
   [ -f "$($bin/pg_config --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)/citus.so" ] && return 0
   local build
-  for build in "$root/../shared/citus/build.sh" "${CITUS_BUILD_SCRIPT:-}"; do
+  for build in "${CITUS_BUILD_SCRIPT:-}" "$root/../shared/citus/build.sh" /work/shared/citus/build.sh; do
     [ -n "$build" ] && [ -x "$build" ] && { "$build"; return 0; }
   done
-  echo "citus cluster: Citus is not installed and no build script was found (shared/citus/build.sh)" >&2
+  echo "citus cluster: Citus is not installed and no build script was found (set CITUS_BUILD_SCRIPT to shared/citus/build.sh)" >&2
   exit 1
 }
 
