@@ -40,7 +40,8 @@ const deleteChunks = statement({
  * the database serves every file. Each chunk is its own statement (the statement timeout holds);
  * a failed upload deletes what it wrote. Every chunk is stored and found under its blob's tenant.
  * Its statements run on `db`, the handle of no tenant (`Database.db`): the store serves signed
- * download links too, which name no tenant (the tenant comes from the asset file they serve).
+ * download links too, which hold no tenant's share of connections (the tenant is the one the link
+ * names and the asset file was found under).
  */
 export class PostgresStore implements AssetStore {
   constructor(private readonly db: Db) {}
