@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # `pnpm test:citus`: starts a Citus cluster of its own (a coordinator and two workers, see
 # cluster.sh), runs the scenarios of reliability/src/citus against it, and removes it afterwards.
-#   deploy/citus/run.sh [--short] [vitest arguments]    --short: migrate and one shard move (CI)
+#   deploy/citus/run.sh [--short | --router] [vitest arguments]
+#     --short: migrate and one shard move under load
+#     --router: the server's checks against the cluster only (CI): `migrate` places every table, and
+#       every per-tenant statement is a router query (apps/server/src/db/router-queries.test.ts)
 # Needs root (cluster.sh runs PostgreSQL as postgres) and the server built (`pnpm build`).
 # CITUS_DIR and CITUS_PORT choose the cluster's data directory and coordinator port; their
 # defaults here differ from cluster.sh's, so a cluster started by hand keeps running.
@@ -14,6 +17,7 @@ args=()
 for arg in "$@"; do
   case "$arg" in
     --short) profile=short ;;
+    --router) profile=router ;;
     *) args+=("$arg") ;;
   esac
 done
@@ -36,6 +40,14 @@ trap cleanup EXIT
 "$here/cluster.sh" up 2
 
 status=0
+if [ "$profile" = router ]; then
+  (
+    cd "$root/apps/server"
+    TEST_REQUIRE_CITUS=1 TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$CITUS_PORT/test" \
+      ./node_modules/.bin/vitest run src/db/router-queries.test.ts src/db/distribute.test.ts "${args[@]}"
+  ) || status=$?
+  exit $status
+fi
 (
   cd "$root/reliability"
   env CITUS_PROFILE="$profile" CITUS_SUMMARY_FILE="$summary" \

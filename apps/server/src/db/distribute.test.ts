@@ -1,0 +1,93 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadTestSettings } from '../config.js';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { distributeTables, placementOf } from './distribute.js';
+
+// `migrate` places tables on a Citus cluster (TEST_DATABASE_URL at a coordinator with workers,
+// `pnpm test:citus --router`); on plain PostgreSQL it must leave everything as it is.
+
+const settings = loadTestSettings();
+let testDb: TestDatabase;
+let client: pg.Client | undefined;
+let citus = false;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase(settings.databaseUrl);
+  if (!testDb.url) return;
+  client = new pg.Client({ connectionString: testDb.url });
+  await client.connect();
+  const { rows } = await client.query(
+    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
+  );
+  citus = Boolean(rows[0]?.citus);
+}, 120_000);
+afterAll(async () => {
+  await client?.end();
+  await testDb?.dispose();
+});
+
+describe('where migrate puts a table', () => {
+  it('distributes tenant tables and keeps the listed global ones reference or local', () => {
+    expect(placementOf('pages', true)).toBe('distributed');
+    expect(placementOf('a_table_added_later', true)).toBe('distributed');
+    expect(placementOf('api_keys', true)).toBe('reference');
+    expect(placementOf('tenants', false)).toBe('reference');
+    expect(placementOf('rate_limits', false)).toBe('local');
+    expect(placementOf('drizzle.__drizzle_migrations', false)).toBe('local');
+    expect(placementOf('a_global_table_added_later', false)).toBeUndefined();
+  });
+});
+
+describe('distributing on the database under test', () => {
+  it('changes nothing on plain PostgreSQL', async (context) => {
+    if (!client || citus) {
+      context.skip('needs TEST_DATABASE_URL at a plain PostgreSQL server');
+      return;
+    }
+    expect(await distributeTables(client)).toEqual({ cluster: false, changed: [] });
+  });
+
+  it('on a cluster: every table placed once, a later tenant table joins the group, a global one must be listed', async (context) => {
+    if (!client || !citus) {
+      if (process.env.TEST_REQUIRE_CITUS === '1')
+        throw new Error('TEST_DATABASE_URL is not a Citus coordinator');
+      context.skip('needs TEST_DATABASE_URL at a Citus coordinator with workers (pnpm test:citus)');
+      return;
+    }
+    const db = client;
+    const placed = async () =>
+      (
+        await db.query<{ name: string; method: string; colocation: number }>(
+          `SELECT logicalrelid::text AS name, partmethod::text AS method, colocationid AS colocation
+           FROM pg_dist_partition ORDER BY 1`,
+        )
+      ).rows;
+    const before = await placed();
+    const hashed = before.filter((t) => t.method === 'h');
+    expect(hashed.map((t) => t.name)).toContain('pages');
+    expect(new Set(hashed.map((t) => t.colocation)).size).toBe(1);
+    expect(before.filter((t) => t.method === 'n').map((t) => t.name)).toEqual([
+      'api_keys',
+      'server_settings',
+      'tenants',
+    ]);
+    expect(before.map((t) => t.name)).not.toContain('rate_limits');
+
+    expect(await distributeTables(db)).toEqual({ cluster: true, changed: [] });
+
+    await db.query(
+      'CREATE TABLE later_notes (tenant_id text NOT NULL, id text NOT NULL, PRIMARY KEY (tenant_id, id))',
+    );
+    expect(await distributeTables(db)).toEqual({
+      cluster: true,
+      changed: [{ table: 'later_notes', placement: 'distributed' }],
+    });
+    const later = (await placed()).find((t) => t.name === 'later_notes');
+    expect(later?.colocation).toBe(hashed[0]?.colocation);
+
+    await db.query('CREATE TABLE later_globals (id text PRIMARY KEY)');
+    await expect(distributeTables(db)).rejects.toThrow(/later_globals/);
+    await db.query('DROP TABLE later_globals');
+  }, 120_000);
+});
