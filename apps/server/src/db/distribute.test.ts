@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
+import { type CitusProbe, probeCitus, requireCitus } from '../test/citus.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 import { distributeTables, placementOf } from './distribute.js';
 
@@ -9,21 +9,14 @@ import { distributeTables, placementOf } from './distribute.js';
 
 const settings = loadTestSettings();
 let testDb: TestDatabase;
-let client: pg.Client | undefined;
-let citus = false;
+let probe: CitusProbe = { client: undefined, citus: false };
 
 beforeAll(async () => {
   testDb = await createTestDatabase(settings.databaseUrl);
-  if (!testDb.url) return;
-  client = new pg.Client({ connectionString: testDb.url });
-  await client.connect();
-  const { rows } = await client.query(
-    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
-  );
-  citus = Boolean(rows[0]?.citus);
+  probe = await probeCitus(testDb);
 }, 120_000);
 afterAll(async () => {
-  await client?.end();
+  await probe.client?.end();
   await testDb?.dispose();
 });
 
@@ -41,21 +34,16 @@ describe('where migrate puts a table', () => {
 
 describe('distributing on the database under test', () => {
   it('changes nothing on plain PostgreSQL', async (context) => {
-    if (!client || citus) {
+    if (!probe.client || probe.citus) {
       context.skip('needs TEST_DATABASE_URL at a plain PostgreSQL server');
       return;
     }
-    expect(await distributeTables(client)).toEqual({ cluster: false, changed: [] });
+    expect(await distributeTables(probe.client)).toEqual({ cluster: false, changed: [] });
   });
 
   it('on a cluster: every table placed once, a later tenant table joins the group, a global one must be listed', async (context) => {
-    if (!client || !citus) {
-      if (process.env.TEST_REQUIRE_CITUS === '1')
-        throw new Error('TEST_DATABASE_URL is not a Citus coordinator');
-      context.skip('needs TEST_DATABASE_URL at a Citus coordinator with workers (pnpm test:citus)');
-      return;
-    }
-    const db = client;
+    const db = requireCitus(probe, context);
+    if (!db) return;
     const placed = async () =>
       (
         await db.query<{ name: string; method: string; colocation: number }>(

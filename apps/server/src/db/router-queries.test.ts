@@ -1,7 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
 import { readSchema } from '../test/catalog.js';
+import { type CitusProbe, probeCitus, requireCitus } from '../test/citus.js';
 import { CROSS_TENANT, NOT_YET_ON_CITUS, placementsOf } from '../test/distribution.js';
 import { classifyStatement } from '../test/distribution-sql.js';
 import { serverStatements } from '../test/statements.js';
@@ -13,23 +14,14 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.js'
 
 const settings = loadTestSettings();
 let testDb: TestDatabase;
-let client: pg.Client | undefined;
+let probe: CitusProbe = { client: undefined, citus: false };
 
 beforeAll(async () => {
   testDb = await createTestDatabase(settings.databaseUrl);
-  if (!testDb.url) return;
-  client = new pg.Client({ connectionString: testDb.url });
-  await client.connect();
-  const { rows } = await client.query(
-    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
-  );
-  if (!rows[0]?.citus) {
-    await client.end();
-    client = undefined;
-  }
+  probe = await probeCitus(testDb);
 }, 120_000);
 afterAll(async () => {
-  await client?.end();
+  await probe.client?.end();
   await testDb?.dispose();
 });
 
@@ -45,7 +37,10 @@ async function taskCounts(db: pg.Client, text: string): Promise<number[] | strin
   await db.query('BEGIN');
   try {
     // ANALYZE cannot be prepared or explained: Citus runs it on every shard, or fails here.
-    if (/^\s*ANALYZE\b/i.test(text)) return (await db.query(text), []);
+    if (/^\s*ANALYZE\b/i.test(text)) {
+      await db.query(text);
+      return [];
+    }
     await db.query(`PREPARE router_check AS ${text}`);
     const { rows } = await db.query<{ types: string[] }>(
       `SELECT parameter_types::text[] AS types FROM pg_prepared_statements WHERE name = 'router_check'`,
@@ -68,12 +63,8 @@ async function taskCounts(db: pg.Client, text: string): Promise<number[] | strin
 
 describe('statements on a Citus cluster', () => {
   it('plans every statement of one tenant onto one shard', async (context) => {
-    if (!client) {
-      if (process.env.TEST_REQUIRE_CITUS === '1')
-        throw new Error('TEST_DATABASE_URL is not a Citus coordinator');
-      context.skip('needs TEST_DATABASE_URL at a Citus coordinator with workers (pnpm test:citus)');
-      return;
-    }
+    const client = requireCitus(probe, context);
+    if (!client) return;
     const placements = placementsOf(await readSchema(testDb.database.db));
     const statements = [...(await serverStatements())].sort(([a], [b]) => a.localeCompare(b));
     const multiShard: string[] = [];
@@ -92,12 +83,8 @@ describe('statements on a Citus cluster', () => {
   }, 300_000);
 
   it('runs every cross-tenant statement but those the list says it refuses', async (context) => {
-    if (!client) {
-      if (process.env.TEST_REQUIRE_CITUS === '1')
-        throw new Error('TEST_DATABASE_URL is not a Citus coordinator');
-      context.skip('needs TEST_DATABASE_URL at a Citus coordinator with workers (pnpm test:citus)');
-      return;
-    }
+    const client = requireCitus(probe, context);
+    if (!client) return;
     const statements = await serverStatements();
     const refused: Record<string, string> = {};
     for (const name of Object.keys(CROSS_TENANT).sort()) {
