@@ -265,7 +265,7 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
     const terminate = statement({
       name: 'port_test_terminate',
       params: { pid: int },
-      sql: (p) => sql`SELECT pg_terminate_backend(${p.pid})`,
+      sql: (p) => sql`SELECT pg_terminate_backend(${p.pid}::int)`,
     });
     const backendAlive = statement({
       name: 'port_test_backend_alive',

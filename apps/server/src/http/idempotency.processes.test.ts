@@ -51,7 +51,10 @@ describe.skipIf(!onPostgres)('Idempotency-Key across processes (PostgreSQL)', ()
     const holder = new pg.Client({ connectionString: t.config.databaseUrl });
     await holder.connect();
     await holder.query('BEGIN');
-    await holder.query('SELECT id FROM pages WHERE id = $1 FOR UPDATE', [page.pageId]);
+    await holder.query('SELECT id FROM pages WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
+      t.tenant.tenantId,
+      page.pageId,
+    ]);
     const locked = once(t.app.idempotency.events, 'locked');
     const first = post(t.app, url, 'cross');
     await locked;

@@ -1,5 +1,6 @@
 import { type Asset, AssetSchema, type CreateAssetBody } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { isCitus } from '../../test/citus.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { query } from '../../test/sql.js';
 import { TEST_BASE_URL, useTestApp } from '../../test/test-app.js';
@@ -239,7 +240,9 @@ describe('GET /v0/assets/trash', () => {
     expect((await send(t, 'GET', '/v0/assets/trash')).json()).toMatchObject({ items: [], totalCount: 0 });
   });
 
-  it('serves the name query from the trigram index', async () => {
+  it('serves the name query from the trigram index', async (context) => {
+    if (await isCitus(t.database.db))
+      context.skip('a plan of one PostgreSQL: a cluster plans on its workers');
     // Planner costs on a near-empty table prefer any index; hide the keyset ones and the primary
     // key, which lead with tenant_id too (DDL is transactional, the transaction is rolled back), so
     // the plan shows what serves ILIKE.
