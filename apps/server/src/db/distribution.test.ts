@@ -13,7 +13,7 @@ import { classifyStatement, type StatementClass } from '../test/distribution-sql
 import { serverStatements } from '../test/statements.js';
 import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 
-// What sharding by tenant on Citus would need, measured on the migrated schema and on every
+// What sharding by tenant on Citus still lacks, measured on the migrated schema and on every
 // statement the server defines; the gaps are kept in distribution.gaps.txt (docs/deploy.md).
 
 const plan: Record<string, Placement> = { a: 'distributed', b: 'distributed', r: 'reference', l: 'local' };

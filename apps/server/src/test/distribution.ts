@@ -3,10 +3,10 @@ import { DISTRIBUTION_COLUMN, type Placement, placementOf } from '../db/distribu
 export { DISTRIBUTION_COLUMN, type Placement } from '../db/distribute.js';
 
 /**
- * What sharding by tenant (Citus, distribution column `tenant_id`) would need of the schema and of
- * the statements, checked against the schema PostgreSQL reports and the statements' text. Pure:
- * the caller reads the catalog and the statement registry. See `docs/deploy.md`, "Sharding by
- * tenant (Citus): what it would take".
+ * What sharding by tenant (Citus, distribution column `tenant_id`) needs of the schema and of the
+ * statements, checked against the schema PostgreSQL reports and the statements' text. Pure: the
+ * caller reads the catalog and the statement registry. See `docs/deploy.md`, "Scaling out with
+ * Citus"; `router-queries.test.ts` asks a real cluster.
  */
 
 /**
