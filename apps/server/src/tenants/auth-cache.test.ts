@@ -78,5 +78,16 @@ describe('API key resolver', () => {
       ttlMs: 0,
     });
     await expect(broken(t.tenant.apiKey)).rejects.toThrow('syntax');
+
+    // A database that cannot be reached answers nothing: no read is tried after the failed write.
+    const unreachable = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const refused = createKeyResolver(failing(unreachable), { ttlMs: 0 });
+    const notified: unknown[] = [];
+    await expect(refused(t.tenant.apiKey, { onTouchFailed: (err) => notified.push(err) })).rejects.toBe(
+      unreachable,
+    );
+    expect(notified).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { isDatabaseUnavailable, pgErrorOf } from '../db/errors.js';
 import type { Handle } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
@@ -95,9 +95,10 @@ export interface KeyUse {
 
 /**
  * Resolves the SHA-256 hex hash of a presented key (see {@link authenticate}). Recording the use
- * is best-effort: when the database cannot take the write (a Citus worker down makes every write
- * to the `api_keys` reference table fail, whichever tenant asks), the key is looked up by a read,
- * so tenants whose shards are reachable keep being served.
+ * is best-effort: when the database answers that it cannot take the write (a Citus worker down
+ * makes every write to the `api_keys` reference table fail, whichever tenant asks), the key is
+ * looked up by a read, so tenants whose shards are reachable keep being served. A database that
+ * cannot be reached at all gives no answer: that error goes on at once, with no second attempt.
  */
 export async function authenticateHash(
   db: Handle,
@@ -108,7 +109,7 @@ export async function authenticateHash(
   try {
     row = await repo.touchLiveKeyByHash(db, hash, { now: use.now, prefix: use.prefix });
   } catch (err) {
-    if (!isDatabaseUnavailable(err)) throw err;
+    if (!isDatabaseUnavailable(err) || !pgErrorOf(err)) throw err;
     row = await repo.findLiveKeyByHash(db, hash, use.now);
     use.onTouchFailed?.(err);
   }
