@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTestSettings } from '../config.js';
-import { type CitusProbe, probeCitus, requireCitus } from '../test/citus.js';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { requireCitus, useCitusProbe } from '../test/citus.js';
 import { distributeTables, placementOf } from './distribute.js';
 
 // `migrate` places tables on a Citus cluster (TEST_DATABASE_URL at a coordinator with workers,
 // `pnpm test:citus --router`); on plain PostgreSQL it must leave everything as it is.
 
-const settings = loadTestSettings();
-let testDb: TestDatabase;
-let probe: CitusProbe = { client: undefined, citus: false };
-
-beforeAll(async () => {
-  testDb = await createTestDatabase(settings.databaseUrl);
-  probe = await probeCitus(testDb);
-}, 120_000);
-afterAll(async () => {
-  await probe.client?.end();
-  await testDb?.dispose();
-});
+const citusProbe = useCitusProbe();
 
 describe('where migrate puts a table', () => {
   it('distributes tenant tables and keeps the listed global ones reference or local', () => {
@@ -34,15 +21,16 @@ describe('where migrate puts a table', () => {
 
 describe('distributing on the database under test', () => {
   it('changes nothing on plain PostgreSQL', async (context) => {
-    if (!probe.client || probe.citus) {
+    const { client, citus } = citusProbe();
+    if (!client || citus) {
       context.skip('needs TEST_DATABASE_URL at a plain PostgreSQL server');
       return;
     }
-    expect(await distributeTables(probe.client)).toEqual({ cluster: false, changed: [] });
+    expect(await distributeTables(client)).toEqual({ cluster: false, changed: [] });
   });
 
   it('on a cluster: every table placed once, a later tenant table joins the group, a global one must be listed', async (context) => {
-    const db = requireCitus(probe, context);
+    const db = requireCitus(citusProbe(), context);
     if (!db) return;
     const placed = async () =>
       (

@@ -1,29 +1,16 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTestSettings } from '../config.js';
+import { describe, expect, it } from 'vitest';
 import { readSchema } from '../test/catalog.js';
-import { type CitusProbe, probeCitus, requireCitus } from '../test/citus.js';
+import { requireCitus, useCitusProbe } from '../test/citus.js';
 import { CROSS_TENANT, NOT_YET_ON_CITUS, placementsOf } from '../test/distribution.js';
 import { classifyStatement } from '../test/distribution-sql.js';
 import { serverStatements } from '../test/statements.js';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
 
 // On a Citus cluster (TEST_DATABASE_URL at a coordinator with workers: `pnpm test:citus`, or
 // deploy/citus/cluster.sh), every statement the server runs for one tenant must be a router query:
 // Citus plans it onto one shard. Elsewhere there is no planner to ask, and the test says so.
 
-const settings = loadTestSettings();
-let testDb: TestDatabase;
-let probe: CitusProbe = { client: undefined, citus: false };
-
-beforeAll(async () => {
-  testDb = await createTestDatabase(settings.databaseUrl);
-  probe = await probeCitus(testDb);
-}, 120_000);
-afterAll(async () => {
-  await probe.client?.end();
-  await testDb?.dispose();
-});
+const citusProbe = useCitusProbe();
 
 const TENANT = 'ten_router_check';
 const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
@@ -63,9 +50,9 @@ async function taskCounts(db: pg.Client, text: string): Promise<number[] | strin
 
 describe('statements on a Citus cluster', () => {
   it('plans every statement of one tenant onto one shard', async (context) => {
-    const client = requireCitus(probe, context);
+    const client = requireCitus(citusProbe(), context);
     if (!client) return;
-    const placements = placementsOf(await readSchema(testDb.database.db));
+    const placements = placementsOf(await readSchema(citusProbe().testDb.database.db));
     const statements = [...(await serverStatements())].sort(([a], [b]) => a.localeCompare(b));
     const multiShard: string[] = [];
     let checked = 0;
@@ -83,7 +70,7 @@ describe('statements on a Citus cluster', () => {
   }, 300_000);
 
   it('runs every cross-tenant statement but those the list says it refuses', async (context) => {
-    const client = requireCitus(probe, context);
+    const client = requireCitus(citusProbe(), context);
     if (!client) return;
     const statements = await serverStatements();
     const refused: Record<string, string> = {};

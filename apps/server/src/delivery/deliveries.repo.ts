@@ -15,9 +15,9 @@ import {
 import type { IdSource } from '../lib/ids.js';
 import { ATTEMPT_PARAMS, insertAndCount, unnestAttempts } from './deliveries.sql.js';
 
-import type { DeliveryRow, SubscriptionRow } from './types.js';
+import type { AttemptKey, DeliveryRow, SubscriptionRow } from './types.js';
 
-export type { DeliveryRow, EventRow, SubscriptionRow } from './types.js';
+export type { AttemptKey, DeliveryRow, EventRow, SubscriptionRow } from './types.js';
 
 /** Counter scope of a subscription's delivery attempts (listWebhookDeliveries' totalCount). */
 export const deliveriesCounter = (subscriptionId: string) => `webhook_deliveries:${subscriptionId}`;
@@ -76,9 +76,6 @@ export async function queueAttempts(db: Handle, attempts: readonly NewAttempt[])
   if (attempts.length === 0) return [];
   return db.all(queue, attemptInput(attempts));
 }
-
-/** Which attempt: its tenant (its shard on a cluster) and id. */
-export type AttemptKey = Pick<DeliveryRow, 'tenantId' | 'id'>;
 
 /** What an attempt's outcome writes onto its row. */
 export type AttemptResult = Pick<

@@ -9,6 +9,7 @@ import {
 } from './deliveries.sql.js';
 import { LEASE_PARAMS, type LeaseRequest, leaseCte, leaseInput, leaseUpdate } from './lease.sql.js';
 import {
+  type AttemptKey,
   type DeliveryRow,
   SENDING_EVENT_KEYS,
   SENDING_SUBSCRIPTION_KEYS,
@@ -181,7 +182,7 @@ WHERE d.tenant_id = k.tenant_id AND d.id = k.id AND d.lease_token = ${p.token} A
  */
 export async function releaseLeases(
   db: Handle,
-  attempts: readonly Pick<DeliveryRow, 'tenantId' | 'id'>[],
+  attempts: readonly AttemptKey[],
   token: string,
 ): Promise<void> {
   if (attempts.length === 0) return;

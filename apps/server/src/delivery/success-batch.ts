@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.js';
 import { rowOf, sql, statement } from '../db/sql.js';
-import { type AttemptKey, completeSuccess } from './deliveries.repo.js';
+import { completeSuccess } from './deliveries.repo.js';
 import {
   completeSuccessesCtes,
   RELAXED_COMMIT,
@@ -8,7 +8,7 @@ import {
   type SuccessColumns,
 } from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
-import type { Leaving, SuccessRecording, SuccessResult } from './types.js';
+import type { AttemptKey, Leaving, SuccessRecording, SuccessResult } from './types.js';
 
 export type { Leaving, SuccessResult } from './types.js';
 
@@ -47,7 +47,6 @@ export interface RideAlongClaim {
 
 interface Pending {
   attempt: AttemptKey;
-  id: string;
   token: string;
   result: SuccessResult;
   leaving: Leaving | undefined;
@@ -90,7 +89,7 @@ export class SuccessRecorder implements SuccessRecording {
    */
   record(attempt: AttemptKey, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
-      this.#queue.push({ attempt, id: attempt.id, token, result, leaving, resolve, reject });
+      this.#queue.push({ attempt, token, result, leaving, resolve, reject });
       if (!this.#scheduled && !this.#writing) {
         this.#scheduled = true;
         // Successes settled in the same turn of the event loop join the first batch.
@@ -117,7 +116,7 @@ export class SuccessRecorder implements SuccessRecording {
   async #flush(batch: readonly Pending[]): Promise<void> {
     try {
       const recorded = await this.#write(batch);
-      for (const p of batch) p.resolve(recorded.has(p.id));
+      for (const p of batch) p.resolve(recorded.has(p.attempt.id));
     } catch {
       await Promise.all(
         batch.map((p) => completeSuccess(this.#db, p.attempt, p.token, p.result).then(p.resolve, p.reject)),
@@ -148,7 +147,7 @@ export class SuccessRecorder implements SuccessRecording {
 function successColumns(batch: readonly Pending[]): SuccessColumns {
   return {
     tenantIds: batch.map((p) => p.attempt.tenantId),
-    ids: batch.map((p) => p.id),
+    ids: batch.map((p) => p.attempt.id),
     tokens: batch.map((p) => p.token),
     responseStatuses: batch.map((p) => p.result.responseStatus),
     responseBodies: batch.map((p) => p.result.responseBody),

@@ -64,13 +64,11 @@ export type SuccessResult = Pick<
 /** The tenant and subscription of a success being recorded: room a claim riding with it may use. */
 export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
 
+/** Which attempt: its tenant (its shard on a cluster) and id. */
+export type AttemptKey = Pick<DeliveryRow, 'tenantId' | 'id'>;
+
 /** Records successes (the dispatcher's batching recorder, success-batch.ts). */
 export interface SuccessRecording {
   /** Resolves to false when the attempt's lease was lost (another holder records it). */
-  record(
-    attempt: Pick<DeliveryRow, 'tenantId' | 'id'>,
-    token: string,
-    result: SuccessResult,
-    leaving?: Leaving,
-  ): Promise<boolean>;
+  record(attempt: AttemptKey, token: string, result: SuccessResult, leaving?: Leaving): Promise<boolean>;
 }

@@ -1,25 +1,46 @@
 import pg from 'pg';
-import type { TestContext } from 'vitest';
+import { afterAll, beforeAll, type TestContext } from 'vitest';
+import { loadTestSettings } from '../config.js';
 import type { Handle } from '../db/port.js';
 import { query } from './sql.js';
-import type { TestDatabase } from './test-database.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
-/** A connection to the file's database, and whether that database is on a Citus coordinator. */
+/** Whether Citus placed the database's tables: its catalog of distributed tables exists. */
+const CITUS_PLACED = `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`;
+
+/** The file's database, a connection to it (PostgreSQL only), and whether it is on a Citus coordinator. */
 export interface CitusProbe {
+  readonly testDb: TestDatabase;
   /** Undefined on PGlite. */
-  client: pg.Client | undefined;
-  citus: boolean;
+  readonly client: pg.Client | undefined;
+  readonly citus: boolean;
 }
 
-/** Connects to `testDb` (PostgreSQL only) and asks whether Citus placed its tables. */
-export async function probeCitus(testDb: TestDatabase): Promise<CitusProbe> {
-  if (!testDb.url) return { client: undefined, citus: false };
-  const client = new pg.Client({ connectionString: testDb.url });
-  await client.connect();
-  const { rows } = await client.query(
-    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
-  );
-  return { client, citus: Boolean(rows[0]?.citus) };
+/**
+ * Creates the file's database (on every node of a cluster, see `createTestDatabase`) and connects
+ * to it before the file's tests, and closes both after them. Read the answer inside tests.
+ */
+export function useCitusProbe(): () => CitusProbe {
+  let probe: CitusProbe | undefined;
+  beforeAll(async () => {
+    const testDb = await createTestDatabase(loadTestSettings().databaseUrl);
+    if (!testDb.url) {
+      probe = { testDb, client: undefined, citus: false };
+      return;
+    }
+    const client = new pg.Client({ connectionString: testDb.url });
+    await client.connect();
+    const { rows } = await client.query<{ citus: boolean }>(CITUS_PLACED);
+    probe = { testDb, client, citus: Boolean(rows[0]?.citus) };
+  }, 120_000);
+  afterAll(async () => {
+    await probe?.client?.end();
+    await probe?.testDb.dispose();
+  });
+  return () => {
+    if (!probe) throw new Error('the Citus probe runs before the tests (beforeAll)');
+    return probe;
+  };
 }
 
 /**
@@ -40,9 +61,6 @@ export function requireCitus(probe: CitusProbe, context: TestContext): pg.Client
  * `router-queries.test.ts` checks what matters on a cluster.
  */
 export async function isCitus(db: Handle): Promise<boolean> {
-  const [row] = await query<{ citus: boolean }>(
-    db,
-    `SELECT to_regclass('pg_catalog.pg_dist_partition') IS NOT NULL AS citus`,
-  );
+  const [row] = await query<{ citus: boolean }>(db, CITUS_PLACED);
   return Boolean(row?.citus);
 }
