@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import type { Handle } from './port.js';
+import { rowOf, sql, statement } from './sql.js';
 
 /** The column every distributed table is sharded by: a tenant's rows of every table sit on one node. */
 export const DISTRIBUTION_COLUMN = 'tenant_id';
@@ -121,4 +123,18 @@ export async function distributeTables(client: pg.ClientBase): Promise<Distribut
     changed.push({ table: table.name, placement: 'distributed' });
   }
   return { cluster: true, changed };
+}
+
+const citusInstalled = statement({
+  name: 'citus_installed',
+  sql: () => sql`SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_extension WHERE extname = 'citus') AS installed`,
+  row: rowOf<{ installed: boolean }>(),
+});
+
+/**
+ * Whether the database may shard tenants' rows (the `citus` extension is installed): then the
+ * webhook dispatcher runs every statement for one tenant (`byTenant`, decision 0233).
+ */
+export async function shardsByTenant(db: Handle): Promise<boolean> {
+  return (await db.first(citusInstalled, {}))?.installed ?? false;
 }

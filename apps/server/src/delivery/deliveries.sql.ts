@@ -8,6 +8,7 @@ import {
   textArray,
   timestamptzArray,
 } from '../db/sql.js';
+import { inTenant, type TenantScope } from './tenant-scope.js';
 
 // Pieces of the delivery engine's statements, over named parameters: the attempts' insert (fan-out,
 // retries, redeliveries), the successes' batch record (alone, or with the next claim) and the
@@ -93,7 +94,7 @@ export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
  * pending index by statistics taken before a backlog built up, and would otherwise scan either
  * whole. A row changed since it was found no longer matches and counts as a lost lease.
  */
-export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>): Sql {
+export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>, scope?: TenantScope): Sql {
   return sql`input AS (
   SELECT * FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[],
 ${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
@@ -101,18 +102,18 @@ ${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestam
 ), found AS MATERIALIZED (
   SELECT i.*, f.ctid AS at FROM input i CROSS JOIN LATERAL (
     SELECT d.ctid FROM webhook_deliveries d
-    WHERE d.tenant_id = i.tenant_id AND d.id = i.id AND d.lease_token = i.token LIMIT 1) f
+    WHERE d.tenant_id = i.tenant_id AND d.id = i.id AND d.lease_token = i.token${inTenant('d', scope)} LIMIT 1) f
 ), done AS (
   UPDATE webhook_deliveries d
   SET status = 'succeeded', response_status = f.response_status, response_body = f.response_body,
     duration_ms = f.duration_ms, error = NULL, attempted_at = f.attempted_at,
     next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
   FROM found f
-  WHERE d.ctid = ANY (ARRAY(SELECT at FROM found)) AND d.ctid = f.at AND d.lease_token = f.token
+  WHERE d.ctid = ANY (ARRAY(SELECT at FROM found)) AND d.ctid = f.at AND d.lease_token = f.token${inTenant('d', scope)}
   RETURNING d.id, d.tenant_id, d.subscription_id, f.attempted_at
 ), cleared AS (
   UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
   FROM (SELECT tenant_id, subscription_id, max(attempted_at) AS at FROM done GROUP BY tenant_id, subscription_id) c
-  WHERE s.tenant_id = c.tenant_id AND s.id = c.subscription_id AND s.failing_since IS NOT NULL
+  WHERE s.tenant_id = c.tenant_id AND s.id = c.subscription_id AND s.failing_since IS NOT NULL${inTenant('s', scope)}
 )`;
 }

@@ -44,6 +44,12 @@ export interface DispatcherOptions {
    * wakes at once instead of at its next poll. Returns the unsubscribe function.
    */
   notifications?: (onEvent: () => void) => Promise<() => Promise<void>>;
+  /**
+   * Every statement runs for one tenant: claims, fan-outs and success batches go tenant by tenant,
+   * and no claim rides with a batch of successes (decision 0233). By default the dispatcher asks the
+   * database when it starts: so on a Citus cluster (the `citus` extension installed), not otherwise.
+   */
+  byTenant?: boolean;
   random?: () => number;
   /** Told of claims and outcomes (the process's metrics). */
   observer?: DeliveryObserver | undefined;

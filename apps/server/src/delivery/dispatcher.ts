@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher as Dispatcher_ } from 'undici';
+import { shardsByTenant } from '../db/distribute.js';
 import { ClaimQueue } from './claim-queue.js';
 import { type DeliverDeps, deliverOne } from './deliver.js';
 import type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
-import { fanOut } from './fan-out.js';
+import { type FanOutOptions, fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
 import { HAND_OVER_BATCH, type HandedOver, handOver } from './hand-over.js';
 import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
+import { TenantClaims } from './tenant-claims.js';
 import { WakeUp } from './wake-up.js';
 
 export type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
@@ -63,6 +65,11 @@ class Dispatcher implements WebhookDispatcher {
   /** Sends started, ever (runOnce's answer). */
   #launched = 0;
   readonly #fanOuts: FanOutRunner;
+  /** The claims of a dispatcher on a database sharded by tenant (`byTenant`), else undefined. */
+  #tenantClaims: TenantClaims | undefined;
+  /** Settles once the dispatcher knows whether the database shards by tenant. */
+  #prepared: Promise<void> | undefined;
+  readonly #fanOutOptions: FanOutOptions;
   /** Identifies this dispatcher's leases. */
   readonly #token = randomUUID();
   #running = false;
@@ -111,10 +118,15 @@ class Dispatcher implements WebhookDispatcher {
     this.#agent = options.agent ?? defaultAgent(options);
     // Under load, claims ride with the successes' statements (one round trip and one commit for
     // both); the loop claims when no batch is under way to carry one (idle, or only failures).
-    this.#successes = new SuccessRecorder(options.db, {
-      request: (leaving) => this.#rideRequest(leaving),
-      done: (claimed) => this.#rideDone(claimed),
-    });
+    this.#fanOutOptions = { madeFor: (tenantIds) => this.#tenantClaims?.learn(tenantIds) };
+    this.#successes = new SuccessRecorder(
+      options.db,
+      {
+        request: (leaving) => this.#rideRequest(leaving),
+        done: (claimed) => this.#rideDone(claimed),
+      },
+      { byTenant: () => this.#tenantClaims !== undefined },
+    );
     this.#deliverDeps = {
       ...options,
       agent: this.#agent,
@@ -126,6 +138,7 @@ class Dispatcher implements WebhookDispatcher {
       ...options,
       log: this.#log,
       pollMs: this.#pollMs,
+      fanOut: this.#fanOutOptions,
       onAttempts: () => this.#attemptsAdded(),
       running: () => this.#running,
     });
@@ -160,7 +173,9 @@ class Dispatcher implements WebhookDispatcher {
   }
 
   async runOnce(): Promise<number> {
-    while ((await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH)) > 0) {}
+    await this.#prepare();
+    while ((await fanOut(this.#options.db, this.#options, FAN_OUT_BATCH, this.#fanOutOptions)) > 0) {}
+    this.#tenantClaims?.rediscover();
     // Attempts that fall due while this runs (retries) are left for the next run.
     const dueBy = this.#options.clock();
     const launched = this.#launched;
@@ -188,9 +203,27 @@ class Dispatcher implements WebhookDispatcher {
     if (this.#ownAgent) await closeAgent();
   }
 
+  /** Finds out, once, whether the database shards by tenant (unless `byTenant` says). */
+  #prepare(): Promise<void> {
+    this.#prepared ??= (async () => {
+      const byTenant = this.#options.byTenant ?? (await shardsByTenant(this.#options.db));
+      if (!byTenant) return;
+      this.#fanOutOptions.byTenant = true;
+      this.#tenantClaims = new TenantClaims(this.#options.db, {
+        discoverMs: this.#pollMs,
+        now: () => this.#options.clock().getTime(),
+      });
+    })().catch((err: unknown) => {
+      this.#prepared = undefined;
+      throw err;
+    });
+    return this.#prepared;
+  }
+
   async #run(): Promise<void> {
     while (this.#running) {
       try {
+        await this.#prepare();
         const free = this.#queue.room();
         let short = true;
         if (free >= this.#refill || this.#queue.size === 0) {
@@ -237,6 +270,7 @@ class Dispatcher implements WebhookDispatcher {
    */
   #canHandOver(): boolean {
     return (
+      !this.#tenantClaims &&
       this.#nothingDue &&
       this.#queue.size === 0 &&
       !this.#claiming &&
@@ -310,7 +344,10 @@ class Dispatcher implements WebhookDispatcher {
   async #claim(limit: number, dueBy?: Date): Promise<Claimed[]> {
     this.#claiming = true;
     try {
-      const rows = await leaseDueWithTargets(this.#options.db, this.#leaseRequest(limit, dueBy));
+      const request = this.#leaseRequest(limit, dueBy);
+      const rows = this.#tenantClaims
+        ? await this.#tenantClaims.claim(request)
+        : await leaseDueWithTargets(this.#options.db, request);
       this.#options.observer?.claimed(rows.length);
       return rows;
     } finally {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { fanOut } from './fan-out.js';
+import { type FanOutOptions, fanOut } from './fan-out.js';
 import type { DispatcherLog } from './types.js';
 
 /** Events fanned out per statement. */
@@ -15,6 +15,8 @@ export interface FanOutRunnerOptions {
   log: DispatcherLog;
   /** Least time between fan-outs when nothing says there is more to do. */
   pollMs: number;
+  /** How each fan-out runs (`fanOut`'s options). */
+  fanOut?: FanOutOptions;
   /** Told when a fan-out added attempts (the claim loop wakes). */
   onAttempts: () => void;
   /** False once the dispatcher stops: no further batch starts on its own. */
@@ -52,7 +54,7 @@ export class FanOutRunner {
     if (this.#running) return this.#running;
     if (!this.due) return Promise.resolve();
     return this.runOwn(async () => {
-      const events = await fanOut(this.#o.db, this.#o, FAN_OUT_BATCH);
+      const events = await fanOut(this.#o.db, this.#o, FAN_OUT_BATCH, this.#o.fanOut);
       return { events, batch: FAN_OUT_BATCH };
     }).then(() => undefined);
   }

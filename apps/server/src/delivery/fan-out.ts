@@ -1,10 +1,11 @@
 import type { WebhookEventType } from '@customer-api/contract';
 import type { Handle } from '../db/port.js';
-import { int, rowOf, sql, statement, textArray } from '../db/sql.js';
+import { int, rowOf, sql, statement, text, textArray } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { attemptInput, type NewAttempt, pendingAttempt } from './deliveries.repo.js';
+import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './deliveries.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
+import { byTenant } from './tenant-scope.js';
 
 /** True when a subscription's event type filters (`page.version.*` wildcard included) take `type`. */
 export function matchesEventType(filters: readonly string[], type: WebhookEventType | string): boolean {
@@ -54,6 +55,22 @@ const fanOutStatement = statement({
 SELECT count(*)::int AS n FROM ev CROSS JOIN relaxed`,
 });
 
+/*
+ * The per-tenant fan-out's claim (decision 0233): takes one tenant's events off the queue and
+ * answers those it took, in a transaction that then inserts their attempts. A concurrent fan-out
+ * of the same events waits for the row locks and then finds them gone, so each is fanned out once.
+ * (Citus 13.2 fails the one-statement form above confined to a tenant: its modifying CTEs that
+ * insert from another CTE stop with "missing data for column".)
+ */
+const dequeueTenantStatement = statement({
+  name: 'webhook_fan_out_dequeue_tenant',
+  params: { tenantId: text, eventIds: textArray },
+  sql: (p) => sql`DELETE FROM webhook_event_queue q
+WHERE q.tenant_id = ${p.tenantId} AND q.event_id = ANY (${p.eventIds}::text[])
+RETURNING q.event_id AS "eventId"`,
+  row: rowOf<{ eventId: string }>(),
+});
+
 interface PendingRow {
   id: string;
   tenantId: string;
@@ -62,6 +79,17 @@ interface PendingRow {
   subscriptionId: string | null;
   eventTypes: string[] | null;
   subscribedAt: Date | null;
+}
+
+/** How {@link fanOut} runs. */
+export interface FanOutOptions {
+  /**
+   * One statement per tenant of the batch, all at once, instead of one for the batch (a dispatcher
+   * on a Citus cluster, where a statement runs on one tenant's shard).
+   */
+  byTenant?: boolean;
+  /** Told the tenants of the attempts made, when there are any. */
+  madeFor?: (tenantIds: readonly string[]) => void;
 }
 
 /**
@@ -74,6 +102,7 @@ export async function fanOut(
   db: Handle,
   deps: { clock: Clock; ids: IdSource },
   batch = 100,
+  options: FanOutOptions = {},
 ): Promise<number> {
   const pending = await db.all(pendingStatement, { batch });
   if (pending.length === 0) return 0;
@@ -95,10 +124,27 @@ export async function fanOut(
       pendingAttempt(deps.ids, target, { attempt: 1, retryStep: 0, createdAt: now, nextAttemptAt: now }),
     );
   }
-  await db.run(fanOutStatement, {
-    tenantIds: [...events.values()],
-    eventIds: [...events.keys()],
-    ...attemptInput(attempts),
-  });
+  if (options.byTenant) {
+    const attemptsOf = byTenant(attempts, (a) => a.eventId);
+    await Promise.all(
+      [...byTenant(events, ([, tenantId]) => tenantId)].map(([tenantId, ofTenant]) =>
+        db.transaction(async (tx) => {
+          const eventIds = ofTenant.map(([id]) => id);
+          const taken = await tx.all(dequeueTenantStatement, { tenantId, eventIds });
+          await queueAttempts(
+            tx,
+            taken.flatMap((t) => attemptsOf.get(t.eventId) ?? []),
+          );
+        }),
+      ),
+    );
+  } else {
+    await db.run(fanOutStatement, {
+      tenantIds: [...events.values()],
+      eventIds: [...events.keys()],
+      ...attemptInput(attempts),
+    });
+  }
+  if (attempts.length > 0) options.madeFor?.([...new Set(attempts.map((a) => a.tenantId))]);
   return events.size;
 }

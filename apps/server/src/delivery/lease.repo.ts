@@ -1,13 +1,21 @@
 import type { Handle } from '../db/port.js';
 import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
-import { columns, rowOf, sql, statement, text, textArray } from '../db/sql.js';
+import { columns, rowOf, type Sql, sql, statement, text, textArray } from '../db/sql.js';
 import {
   completeSuccessesCtes,
   RELAXED_COMMIT,
   SUCCESS_PARAMS,
   type SuccessColumns,
 } from './deliveries.sql.js';
-import { LEASE_PARAMS, type LeaseRequest, leaseCte, leaseInput, leaseUpdate } from './lease.sql.js';
+import {
+  LEASE_PARAMS,
+  type LeaseParams,
+  type LeaseRequest,
+  leaseCte,
+  leaseInput,
+  leaseUpdate,
+} from './lease.sql.js';
+import { inTenant, type TenantScope } from './tenant-scope.js';
 import {
   type AttemptKey,
   type DeliveryRow,
@@ -99,13 +107,26 @@ export function toClaimed(r: Record<string, unknown>): Claimed {
 }
 
 /** The claim and what its attempts are sent to and send, in one round trip, committed relaxed (deliveries.sql.ts). */
+function leaseWithTargets(p: LeaseParams, scope?: TenantScope): Sql {
+  return sql`WITH ${RELAXED_COMMIT}, ${leaseCte(p, scope)}
+SELECT ${TARGET_COLUMNS}
+FROM relaxed CROSS JOIN leased l
+LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id${inTenant('s', scope)}
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id${inTenant('e', scope)}`;
+}
+
 const leaseDueWithTargetsStatement = statement({
   name: 'webhook_lease_due_targets',
   params: LEASE_PARAMS,
-  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${leaseCte(p)}
-SELECT ${TARGET_COLUMNS}
-FROM relaxed CROSS JOIN leased l LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
+  sql: (p) => leaseWithTargets(p),
+  row: toClaimed,
+});
+
+/** {@link leaseDueWithTargetsStatement} confined to one tenant: a router query on Citus. */
+const leaseTenantWithTargetsStatement = statement({
+  name: 'webhook_lease_tenant_targets',
+  params: { ...LEASE_PARAMS, tenantId: text },
+  sql: (p) => leaseWithTargets(p, p.tenantId),
   row: toClaimed,
 });
 
@@ -147,6 +168,21 @@ export async function leaseDue(db: Handle, input: LeaseRequest): Promise<Deliver
 export async function leaseDueWithTargets(db: Handle, input: LeaseRequest): Promise<Claimed[]> {
   if (input.limit <= 0) return [];
   return db.all(leaseDueWithTargetsStatement, leaseInput(input));
+}
+
+/**
+ * {@link leaseDueWithTargets} among the attempts of one tenant only (within it, still round robin
+ * across its subscriptions): the claim of a dispatcher on a Citus cluster, where one statement runs
+ * on one tenant's shard (decision 0233). `input.tenantCap` is the tenant's share, counting what the
+ * caller holds of it.
+ */
+export async function leaseTenantWithTargets(
+  db: Handle,
+  tenantId: string,
+  input: LeaseRequest,
+): Promise<Claimed[]> {
+  if (input.limit <= 0) return [];
+  return db.all(leaseTenantWithTargetsStatement, { ...leaseInput(input), tenantId });
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   textArray,
   timestamptz,
 } from '../db/sql.js';
+import { inTenant, type TenantScope } from './tenant-scope.js';
 
 // The fair claim as pieces over named parameters: lease.repo.ts runs it alone, with the targets of
 // its attempts, and after a batch of successes (`completeSuccessesCtes`, deliveries.sql.ts).
@@ -65,18 +66,19 @@ export type LeaseParams = Refs<typeof LEASE_PARAMS>;
  * The UPDATE finds the locked rows by their `ctid` (a TID scan whatever the planner thinks of the
  * table's size); a row updated since it was locked no longer matches and is left out.
  */
-export function leaseUpdate(p: LeaseParams): Sql {
+export function leaseUpdate(p: LeaseParams, scope?: TenantScope): Sql {
+  const d = inTenant('d', scope);
   const claimable = sql`d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
-        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)`;
-  return sql`UPDATE webhook_deliveries SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
-WHERE ctid = ANY (ARRAY(
+        AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)${d}`;
+  return sql`UPDATE webhook_deliveries u SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
+WHERE u.ctid = ANY (ARRAY(
   WITH RECURSIVE tenants AS (
-    (SELECT tenant_id, next_attempt_at AS head FROM webhook_deliveries
-      WHERE status = 'pending' ORDER BY tenant_id, next_attempt_at LIMIT 1)
+    (SELECT d.tenant_id, d.next_attempt_at AS head FROM webhook_deliveries d
+      WHERE d.status = 'pending'${d} ORDER BY d.tenant_id, d.next_attempt_at LIMIT 1)
     UNION ALL
     SELECT n.tenant_id, n.next_attempt_at FROM tenants t CROSS JOIN LATERAL (
       SELECT d.tenant_id, d.next_attempt_at FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id > t.tenant_id
+      WHERE d.status = 'pending' AND d.tenant_id > t.tenant_id${d}
       ORDER BY d.tenant_id, d.next_attempt_at LIMIT 1) n
   ),
   busy AS (SELECT * FROM unnest(${p.busyTenantIds}::text[], ${p.busySubscriptionIds}::text[], ${p.busyCounts}::int[]) AS b(tenant_id, subscription_id, used)),
@@ -95,12 +97,12 @@ WHERE ctid = ANY (ARRAY(
   pairs AS (
     SELECT s.tenant_id, s.subscription_id FROM chosen c CROSS JOIN LATERAL (
       SELECT d.tenant_id, d.subscription_id FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id = c.tenant_id
+      WHERE d.status = 'pending' AND d.tenant_id = c.tenant_id${d}
       ORDER BY d.subscription_id LIMIT 1) s
     UNION ALL
     SELECT n.tenant_id, n.subscription_id FROM pairs p CROSS JOIN LATERAL (
       SELECT d.tenant_id, d.subscription_id FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id = p.tenant_id AND d.subscription_id > p.subscription_id
+      WHERE d.status = 'pending' AND d.tenant_id = p.tenant_id AND d.subscription_id > p.subscription_id${d}
       ORDER BY d.subscription_id LIMIT 1) n
   ),
   heads AS MATERIALIZED (
@@ -141,12 +143,12 @@ WHERE ctid = ANY (ARRAY(
       FOR UPDATE SKIP LOCKED) l
   )
   SELECT ctid FROM locked
-))`;
+))${inTenant('u', scope)}`;
 }
 
 /** {@link leaseUpdate} as the CTE `leased`, answering the claimed rows whole. */
-export function leaseCte(p: LeaseParams): Sql {
-  return sql`leased AS (${leaseUpdate(p)} RETURNING *)`;
+export function leaseCte(p: LeaseParams, scope?: TenantScope): Sql {
+  return sql`leased AS (${leaseUpdate(p, scope)} RETURNING *)`;
 }
 
 /** The values of {@link LEASE_PARAMS} for a claim. */

@@ -1,5 +1,5 @@
 import type { Db } from '../db/port.js';
-import { rowOf, sql, statement } from '../db/sql.js';
+import { rowOf, sql, statement, text } from '../db/sql.js';
 import { completeSuccess } from './deliveries.repo.js';
 import {
   completeSuccessesCtes,
@@ -8,6 +8,7 @@ import {
   type SuccessColumns,
 } from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
+import { byTenant } from './tenant-scope.js';
 import type { AttemptKey, Leaving, SuccessRecording, SuccessResult } from './types.js';
 
 export type { Leaving, SuccessResult } from './types.js';
@@ -24,6 +25,15 @@ const completeSuccesses = statement({
   name: 'webhook_complete_successes',
   params: SUCCESS_PARAMS,
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${completeSuccessesCtes(p)}
+SELECT id FROM done CROSS JOIN relaxed`,
+  row: rowOf<{ id: string }>(),
+});
+
+/** {@link completeSuccesses} for a batch of one tenant's attempts: a router query on Citus. */
+const completeTenantSuccesses = statement({
+  name: 'webhook_complete_tenant_successes',
+  params: { ...SUCCESS_PARAMS, tenantId: text },
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${completeSuccessesCtes(p, p.tenantId)}
 SELECT id FROM done CROSS JOIN relaxed`,
   row: rowOf<{ id: string }>(),
 });
@@ -65,14 +75,21 @@ interface Pending {
 export class SuccessRecorder implements SuccessRecording {
   readonly #db: Db;
   readonly #ride: RideAlongClaim | undefined;
+  readonly #byTenant: () => boolean;
   #queue: Pending[] = [];
   /** A statement is under way: one at a time; what arrives meanwhile goes in the next. */
   #writing = false;
   #scheduled = false;
 
-  constructor(db: Db, ride?: RideAlongClaim) {
+  /**
+   * `byTenant` (asked at each batch): one statement per tenant of the batch, all at once (a
+   * dispatcher on a Citus cluster, where a statement runs on one tenant's shard); no claim rides
+   * with them then.
+   */
+  constructor(db: Db, ride?: RideAlongClaim, { byTenant = () => false }: { byTenant?: () => boolean } = {}) {
     this.#db = db;
     this.#ride = ride;
+    this.#byTenant = byTenant;
   }
 
   /**
@@ -126,6 +143,7 @@ export class SuccessRecorder implements SuccessRecording {
 
   /** One statement for the batch (and the claim riding with it, if any); the ids recorded. */
   async #write(batch: readonly Pending[]): Promise<Set<string>> {
+    if (this.#byTenant()) return this.#writeByTenant(batch);
     const columns = successColumns(batch);
     const claim = this.#ride?.request(batch.flatMap((p) => (p.leaving ? [p.leaving] : [])));
     if (!claim) {
@@ -141,6 +159,17 @@ export class SuccessRecorder implements SuccessRecording {
     }
     this.#ride?.done(answer.claimed);
     return answer.recorded;
+  }
+
+  /** One statement per tenant of the batch, concurrently; the ids recorded. */
+  async #writeByTenant(batch: readonly Pending[]): Promise<Set<string>> {
+    const tenants = byTenant(batch, (p) => p.attempt.tenantId);
+    const answers = await Promise.all(
+      [...tenants].map(([tenantId, pending]) =>
+        this.#db.all(completeTenantSuccesses, { ...successColumns(pending), tenantId }),
+      ),
+    );
+    return new Set(answers.flatMap((rows) => rows.map((r) => r.id)));
   }
 }
 

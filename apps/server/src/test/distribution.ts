@@ -38,6 +38,7 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
   secrets_subscriptions_to_seal: 'maintenance: seals secrets of every tenant (start, secrets rotate)',
   webhook_complete_and_lease: 'dispatcher: fair lease across tenants',
   webhook_complete_successes: 'dispatcher: a batch spans tenants',
+  webhook_due_tenants: 'dispatcher on Citus: which tenants have attempts due (a multi-shard read)',
   webhook_fan_out: 'outbox fan-out across tenants',
   webhook_fan_out_hand_over: 'outbox fan-out across tenants, leased to an idle dispatcher',
   webhook_fan_out_pending: 'outbox fan-out across tenants (a multi-shard read)',
