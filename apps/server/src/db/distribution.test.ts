@@ -3,7 +3,8 @@ import { loadTestSettings } from '../config.js';
 import { readSchema } from '../test/catalog.js';
 import {
   CROSS_TENANT,
-  NOT_YET_ON_CITUS,
+  ONE_SERVER_ONLY,
+  oneServerOnlyNote,
   type Placement,
   placementsOf,
   schemaGaps,
@@ -186,8 +187,8 @@ function render(tables: readonly TableFacts[], classes: readonly Classified[]): 
   const placements = placementsOf(tables);
   const schema = schemaGaps(tables, placements);
   const multi = classes.filter((c) => c.route === 'multi-shard');
-  const byDesign = multi.filter((c) => c.name in CROSS_TENANT && !(c.name in NOT_YET_ON_CITUS));
-  const refused = multi.filter((c) => c.name in NOT_YET_ON_CITUS);
+  const byDesign = multi.filter((c) => c.name in CROSS_TENANT && !(c.name in ONE_SERVER_ONLY));
+  const refused = multi.filter((c) => c.name in ONE_SERVER_ONLY);
   const unfiltered = multi.filter((c) => !(c.name in CROSS_TENANT));
   const routes = new Map(classes.map((c) => [c.name, c.route]));
   const stale = Object.keys(CROSS_TENANT)
@@ -200,7 +201,7 @@ function render(tables: readonly TableFacts[], classes: readonly Classified[]): 
     '',
     `tables: ${tables.length}, ${schema.ready.length} ready, ${schema.notReady.length} not ready`,
     `distributed tables: ${distributed.length}, ${distributed.filter((t) => schema.ready.includes(t)).length} ready`,
-    `multi-shard statements: ${multi.length}, ${byDesign.length} cross-tenant by design that Citus runs, ${refused.length} it refuses, ${unfiltered.length} missing a tenant filter`,
+    `multi-shard statements: ${multi.length}, ${byDesign.length} cross-tenant by design that Citus runs, ${refused.length} of one server only, ${unfiltered.length} missing a tenant filter`,
     `node-local statements (advisory locks, NOTIFY; every connection goes through the coordinator): ${classes.filter((c) => c.nodeLocal).length}`,
     '',
     '## Schema',
@@ -213,8 +214,8 @@ function render(tables: readonly TableFacts[], classes: readonly Classified[]): 
     ...byDesign.map((c) => `${c.name}: ${CROSS_TENANT[c.name]}`),
     ...stale,
     '',
-    '## Statements cross-tenant by design that Citus refuses (the delivery engine, to be leased per tenant)',
-    ...refused.map((c) => `${c.name}: ${NOT_YET_ON_CITUS[c.name]}`),
+    '## Statements of one server only: Citus refuses them, and the dispatcher on a cluster runs per tenant',
+    ...refused.map((c) => `${c.name}: ${oneServerOnlyNote(c.name)}`),
     '',
     '## Node-local statements',
     ...classes.filter((c) => c.nodeLocal).map((c) => c.name),

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
+import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { genericPlan, query, scansOf, statementOf } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
@@ -8,6 +9,10 @@ import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harne
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+
+beforeEach(async (context) => {
+  await skipSpanningTenantsOnCitus(t.database.db, context);
+});
 const h = webhookHelpers(t, time.clock);
 const deps = { clock: time.clock, ids: newId };
 const URL = 'http://127.0.0.1:9/hooks';

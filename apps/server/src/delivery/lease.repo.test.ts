@@ -1,12 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { newId } from '../lib/ids.js';
+import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import type { DeliveryRow } from './deliveries.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
 
 const t = useTestApp();
+
+beforeEach(async (context) => {
+  await skipSpanningTenantsOnCitus(t.database.db, context);
+});
 const NOW = new Date('2030-01-01T12:00:00.000Z');
 const tenants: string[] = [];
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
+import { isCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
-import { leaseDue } from './lease.repo.js';
+import { leaseDue, leaseTenantWithTargets } from './lease.repo.js';
 import { recordOutcome } from './record.js';
 import type { SendOutcome } from './sender.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
@@ -26,10 +27,14 @@ describe('recording an outcome', () => {
     await h.version();
     const db = t.database.db;
     const deps = { clock: time.clock, ids: newId, retryScheduleSeconds: [1, 2, 4] };
-    await fanOut(db, deps);
+    const onCitus = await isCitus(db);
+    await fanOut(db, deps, 100, { byTenant: onCitus });
     const lease = (token: string) => {
       const now = time.clock();
-      return leaseDue(db, { now, leasedUntil: new Date(now.getTime() + 1000), token, limit: 100 });
+      const request = { now, leasedUntil: new Date(now.getTime() + 1000), token, limit: 100 };
+      return onCitus
+        ? leaseTenantWithTargets(db, t.tenant.tenantId, request).then((c) => c.map((x) => x.row))
+        : leaseDue(db, request);
     };
     const [slow] = (await lease('slow')).filter((r) => r.subscriptionId === sub.webhookSubscriptionId);
     if (!slow) throw new Error('nothing leased');

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
+import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
@@ -9,6 +10,10 @@ import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harne
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
+
+beforeEach(async (context) => {
+  await skipSpanningTenantsOnCitus(t.database.db, context);
+});
 const h = webhookHelpers(t, time.clock);
 
 describe('recording successes in batches', () => {

@@ -64,3 +64,17 @@ export async function isCitus(db: Handle): Promise<boolean> {
   const [row] = await query<{ citus: boolean }>(db, CITUS_PLACED);
   return Boolean(row?.citus);
 }
+
+/**
+ * Skips a test of the delivery engine's statements that span tenants (the fair claim, the
+ * hand-over, the batch with a claim riding along) on a Citus coordinator: Citus refuses them there,
+ * and a dispatcher on a cluster runs their per-tenant forms instead (`tenant-claims.test.ts`,
+ * decision 0233).
+ */
+export async function skipSpanningTenantsOnCitus(
+  db: Handle,
+  context: { skip: (note?: string) => never },
+): Promise<void> {
+  if (await isCitus(db))
+    context.skip('spans tenants in one statement: on a cluster the dispatcher runs per tenant');
+}

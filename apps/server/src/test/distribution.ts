@@ -49,20 +49,45 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
 };
 
 /**
- * The cross-tenant statements Citus refuses to run as they are written, and why: the delivery
- * engine's lease, batch and fan-out, which lock rows of every tenant in one statement (`FOR UPDATE
- * SKIP LOCKED`, recursive CTEs and `ctid` lookups run on one shard only). Every other statement of
- * {@link CROSS_TENANT} runs on a cluster as it is. `router-queries.test.ts` checks the list
- * against a real cluster.
+ * The cross-tenant statements of one PostgreSQL server that Citus refuses, on purpose: the delivery
+ * engine's fair claim, hand-over and batches lock rows of every tenant in one statement (`FOR
+ * UPDATE SKIP LOCKED`, recursive CTEs, `ctid` lookups), which Citus runs on one shard only. On a
+ * cluster the dispatcher never runs them: it runs, tenant by tenant, the statement each names
+ * (decision 0233). `router-queries.test.ts` checks the list against a real cluster, and that each
+ * named statement is a router query.
  */
-export const NOT_YET_ON_CITUS: Readonly<Record<string, string>> = {
-  webhook_complete_and_lease: 'locks and recursive CTE of the lease span shards',
-  webhook_complete_successes: 'looks attempts up by ctid across shards',
-  webhook_fan_out: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
-  webhook_fan_out_hand_over: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
-  webhook_lease_due: 'recursive CTE over every tenant, FOR UPDATE SKIP LOCKED',
-  webhook_lease_due_targets: 'recursive CTE over every tenant, FOR UPDATE SKIP LOCKED',
+export const ONE_SERVER_ONLY: Readonly<Record<string, { instead: string[]; why: string }>> = {
+  webhook_complete_and_lease: {
+    instead: ['webhook_complete_tenant_successes', 'webhook_lease_tenant_targets'],
+    why: 'a claim rides with a batch spanning tenants',
+  },
+  webhook_complete_successes: {
+    instead: ['webhook_complete_tenant_successes'],
+    why: 'looks attempts of every tenant up by ctid',
+  },
+  webhook_fan_out: {
+    instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts'],
+    why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
+  },
+  webhook_fan_out_hand_over: {
+    instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts', 'webhook_lease_tenant_targets'],
+    why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
+  },
+  webhook_lease_due: {
+    instead: ['webhook_lease_tenant_targets'],
+    why: 'recursive CTE over every tenant, FOR UPDATE SKIP LOCKED',
+  },
+  webhook_lease_due_targets: {
+    instead: ['webhook_lease_tenant_targets'],
+    why: 'recursive CTE over every tenant, FOR UPDATE SKIP LOCKED',
+  },
 };
+
+/** One line for the gaps report: why a statement is of one server only, and what a cluster runs instead. */
+export function oneServerOnlyNote(name: string): string {
+  const entry = ONE_SERVER_ONLY[name];
+  return entry ? `${entry.why}; a cluster runs ${entry.instead.join(' + ')} per tenant instead` : '';
+}
 
 /** A primary key, unique constraint or unique index: its name and its key columns in order. */
 export interface Key {
