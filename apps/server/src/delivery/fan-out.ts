@@ -126,25 +126,31 @@ export async function fanOut(
   }
   if (options.byTenant) {
     const attemptsOf = byTenant(attempts, (a) => a.eventId);
-    await Promise.all(
-      [...byTenant(events, ([, tenantId]) => tenantId)].map(([tenantId, ofTenant]) =>
+    const tenants = [...byTenant(events, ([, tenantId]) => tenantId)];
+    // Each tenant's events in a transaction of their own: one worker down fails its tenants only.
+    const done = await Promise.allSettled(
+      tenants.map(([tenantId, ofTenant]) =>
         db.transaction(async (tx) => {
           const eventIds = ofTenant.map(([id]) => id);
           const taken = await tx.all(dequeueTenantStatement, { tenantId, eventIds });
-          await queueAttempts(
+          return queueAttempts(
             tx,
             taken.flatMap((t) => attemptsOf.get(t.eventId) ?? []),
           );
         }),
       ),
     );
-  } else {
-    await db.run(fanOutStatement, {
-      tenantIds: [...events.values()],
-      eventIds: [...events.keys()],
-      ...attemptInput(attempts),
-    });
+    const made = done.flatMap((d) => (d.status === 'fulfilled' ? d.value : []));
+    if (made.length > 0) options.madeFor?.([...new Set(made.map((a) => a.tenantId))]);
+    const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+    if (failed) throw failed.reason;
+    return events.size;
   }
+  await db.run(fanOutStatement, {
+    tenantIds: [...events.values()],
+    eventIds: [...events.keys()],
+    ...attemptInput(attempts),
+  });
   if (attempts.length > 0) options.madeFor?.([...new Set(attempts.map((a) => a.tenantId))]);
   return events.size;
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Db } from '../db/port.js';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
@@ -110,6 +111,25 @@ describe('claims confined to one tenant each', () => {
     expect(first).toHaveLength(TENANTS_PER_CLAIM);
     const second = await tc.claim(request(100, { token: 'two' }));
     expect(Object.keys(perTenant([...first, ...second])).sort()).toEqual([...many].sort());
+  });
+
+  it("go on for the other tenants when one tenant's statements fail (its worker down)", async () => {
+    const [a, down] = [tenant(), tenant()];
+    await due(a, 'whsub_a', 2);
+    await due(down, 'whsub_down', 2);
+    const db = t.database.db;
+    // The real database, but every statement naming `down` fails as a dead worker's would.
+    const failing: Db = {
+      ...db,
+      all: (statement, input) =>
+        (input as { tenantId?: string }).tenantId === down
+          ? Promise.reject(new Error('connection to the remote node refused'))
+          : db.all(statement, input),
+    };
+    const tc = new TenantClaims(failing, { discoverMs: 1000, now: () => NOW.getTime() });
+    expect(perTenant(await tc.claim(request(8)))).toEqual({ [a]: 2 });
+    // Nothing else to claim but the failing tenant: the failure is reported.
+    await expect(tc.claim(request(8))).rejects.toThrow('refused');
   });
 });
 

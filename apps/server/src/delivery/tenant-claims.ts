@@ -58,7 +58,11 @@ export class TenantClaims {
    */
   async claim(request: LeaseRequest): Promise<Claimed[]> {
     if (request.limit <= 0) return [];
-    await this.#discover(request.now);
+    // A worker down fails the read of every shard: the tenants already known are still served.
+    const unread = await this.#discover(request.now).then(
+      () => undefined,
+      (err: unknown) => ({ err }),
+    );
     const held = byTenant(request.inFlight ?? [], (f) => f.tenantId);
     const cap = request.tenantCap ?? request.limit;
     const heldBy = (tenantId: string) => sum(held.get(tenantId) ?? []);
@@ -68,20 +72,26 @@ export class TenantClaims {
       .sort((a, b) => b.room - a.room)
       .slice(0, TENANTS_PER_CLAIM);
     const asks = share(request.limit, chosen);
-    const answers = await Promise.all(
+    const answers = await Promise.allSettled(
       asks.map(async ({ tenantId, limit }) => {
+        // Served, or failed (its worker down): to the back of the line.
+        this.#due.delete(tenantId);
+        this.#due.add(tenantId);
         const claimed = await leaseTenantWithTargets(this.#db, tenantId, {
           ...request,
           limit,
           inFlight: held.get(tenantId) ?? [],
         });
-        // Served: to the back of the line, or out of it when nothing more is due.
-        this.#due.delete(tenantId);
-        if (claimed.length >= limit) this.#due.add(tenantId);
+        // Out of the line when nothing more is due.
+        if (claimed.length < limit) this.#due.delete(tenantId);
         return claimed;
       }),
     );
-    return answers.flat();
+    // One tenant's worker down fails its claim only; the others' leases are kept and sent.
+    const claimed = answers.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
+    const failed = answers.find((a): a is PromiseRejectedResult => a.status === 'rejected');
+    if (claimed.length === 0 && (failed || unread)) throw failed ? failed.reason : unread?.err;
+    return claimed;
   }
 
   /** Reads every shard for tenants with attempts due, at most once per `discoverMs`. */
