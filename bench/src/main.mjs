@@ -13,6 +13,7 @@ import { redisAnswers, startOurs } from './lib/ours.mjs';
 import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
 import { emptyFigures, emptyReportLines } from './lib/smoke-check.mjs';
 import { machine, renderReport } from './report.mjs';
+import { runCitus } from './scenarios/citus.mjs';
 import { runIdempotency } from './scenarios/idempotency.mjs';
 import { runIngestion } from './scenarios/ingestion.mjs';
 import { runIsolation } from './scenarios/isolation.mjs';
@@ -33,9 +34,10 @@ const ALL = [
   'isolation',
   'idempotency',
   'replicas',
+  'citus',
 ];
 /** Scenarios on databases (and servers) of their own: alone, they need no shared `bench` database. */
-const SELF_CONTAINED = new Set(['idempotency', 'replicas']);
+const SELF_CONTAINED = new Set(['idempotency', 'replicas', 'citus']);
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -150,6 +152,7 @@ try {
     isolation: runIsolation,
     idempotency: runIdempotency,
     replicas: runReplicaReads,
+    citus: runCitus,
   };
   for (const name of ALL) {
     if (!only.has(name)) continue;

@@ -325,6 +325,55 @@ bounded by the collector, not by the body. The default \`HTTP_REQUEST_TIMEOUT_MS
 API-key cache and the rate limiter's per-key windows are bounded (10,000 keys), and nothing else is
 kept per request.`,
 
+  citus: `**What the coordinator hop costs.** Every statement of these loads is a router statement:
+the coordinator runs as many distributed statements per request as the single server runs statements
+(two for a page, the keyset page and the counter; one for a read by id), each on the one shard of the
+request's tenant, and opens no connection to a worker during the loads (each backend keeps one per
+worker). What the cluster adds is the hop, on both sides of it. The coordinator plans the statement
+with Citus' planner, deparses it with the shard's name, sends it over its cached connection and copies
+the rows back. The worker receives text it has not seen (no prepared statement survives the hop), so
+it parses and plans each statement the single server ran from a cached plan. pgbench on 2026-12-06 (4
+clients, one prepared \`SELECT count FROM tenant_counters\` by tenant and scope): 4,100 statements/s
+through the coordinator, 18,000/s on the worker's shard directly. In six quick runs of the scenario
+that day the coordinator spent 1.9 to 2.4 × the single server's CPU per page and 2.8 to 5.8 × per
+read (0.6 to 1.2 ms), and the cluster as a whole 3.9 to 5.3 × and 6.1 to 10.5 ×.
+
+**On one machine.** The coordinator, both workers, both API processes and the load generator share
+two cores, so the cluster's request rate follows its total CPU per request: 0.46 to 0.93 × for pages
+and 0.24 to 0.53 × for reads in those runs (load averages 2 to 7 from other work). On separate hosts
+the workers' part leaves the coordinator: the statements' own work (index scans, row writes, WAL) and
+the rows, in proportion to the tenants each worker holds (a tenant goes to a shard by a hash of its
+id; the seven or eight tenants of a run split from 2:5 to 6:2, or 4:4). The coordinator keeps
+planning, routing and copying results back, and its CPU per request, more than the single server's
+whole cost for a read, bounds the cluster's request rate.
+
+**Ingestion.** A creation is a transaction of five to seven statements (about 5.9 distributed
+statements per creation on the coordinator, where the single server commits 2.7 transactions). On the
+cluster it becomes \`BEGIN\` with \`assign_distributed_transaction_id\` on the tenant's worker, each
+statement a round trip through the coordinator, then \`COMMIT\` (one worker: no two-phase commit).
+The two requests of a key wait on each other's rows while the first one's transaction is open, now
+several round trips longer. A key cache miss (a key's first request, then one every 30 s) writes
+\`api_keys.last_used_at\`, and \`api_keys\` is a reference table: that write is a two-phase commit on
+every node behind a lock taken on the first worker, and 50 requests arriving with a new key all miss
+at once and queue on that lock. With a fresh key per round, as scenario 3 runs, that burst was part of
+the measured load: 0.05 to 0.35 × in five quick runs, against 0.62 × (166 creations/s against 266)
+once the round's key had made one request before the load, as the read loads' keys do in their
+warm-up. It is the one request-path write seen to reach every node; it costs once per key per 30 s,
+not per request.
+
+**Webhooks.** Since 2026-12-06 the dispatcher confines every statement to one tenant on a cluster
+(per-tenant claims, fan-outs and success batches). It learns which tenants have attempts due from a
+multi-shard read at most once per poll interval: those are the multi-shard statements of the webhook
+rounds, which are not a request path. 0.79 and 0.62 × in the two quick runs since.
+
+**Counting.** The transactions per request of the single server and of each worker come from
+\`pg_stat_database\`, read 11 s after each load (PostgreSQL 15 flushes an idle backend's counts
+within 10 s), with autovacuum off during the loads: on the cluster it vacuums every shard the loads
+wrote, and its transactions and CPU would count as the loads'. The coordinator's own
+\`pg_stat_database\` lagged by more than that (one load's transactions showed up in the next load's),
+so its statements come from \`citus_stat_counters\` (\`citus.enable_stat_counters\`), which also
+counts the multi-shard executions.`,
+
   replicas: `**This run (2026-11-27 10:42, load average about 11: other engineers' builds and tests
 on the same two cores).** With \`DATABASE_REPLICA_URL\` every read of a tenant that wrote nothing ran on
 the standby (\`replica/replayed\`, 100 % in every round), and the standby took the primary's share

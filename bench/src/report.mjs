@@ -6,6 +6,7 @@ import { lineChart } from './chart.mjs';
 import { fmtSpread } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { peersSection } from './report-peers.mjs';
+import { renderCitus } from './scenarios/citus.mjs';
 import { renderIdempotency } from './scenarios/idempotency.mjs';
 import { renderReplicaReads } from './scenarios/replica-reads.mjs';
 
@@ -393,6 +394,8 @@ export function renderReport(results) {
   if (results.isolation?.after) parts.push(isolation(results.isolation));
   if (results.idempotency?.latency) parts.push(renderIdempotency(results.idempotency, table));
   if (results.replicas?.replica) parts.push(renderReplicaReads(results.replicas, table, NOTES.replicas));
+  if (results.citus?.skipped || results.citus?.loads)
+    parts.push(renderCitus(results.citus, table, NOTES.citus));
   parts.push(NOTES.assetContent);
   return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
 }

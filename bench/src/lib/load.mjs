@@ -41,6 +41,8 @@ export async function hammer({
 /**
  * Closed-loop latency with sub-millisecond resolution (autocannon's percentiles are whole
  * milliseconds): `connections` undici clients each issue `path()` back to back for `seconds`.
+ * `path()` may answer `{ path, headers }` instead of a path, for a request of its own headers
+ * (another tenant's key); `total` is the number of requests answered.
  */
 export async function latency({ url, seconds, connections = 4, headers = {}, path }) {
   const pool = new Pool(url, { connections, pipelining: 1 });
@@ -49,8 +51,10 @@ export async function latency({ url, seconds, connections = 4, headers = {}, pat
   const until = performance.now() + seconds * 1000;
   const worker = async () => {
     while (performance.now() < until) {
+      const next = path();
+      const request = typeof next === 'string' ? { path: next, headers } : next;
       const t0 = performance.now();
-      const res = await pool.request({ method: 'GET', path: path(), headers, headersTimeout: 10_000 });
+      const res = await pool.request({ method: 'GET', ...request, headersTimeout: 10_000 });
       await res.body.dump();
       samples.push(performance.now() - t0);
       if (res.statusCode !== 200) failures += 1;
@@ -62,6 +66,7 @@ export async function latency({ url, seconds, connections = 4, headers = {}, pat
     p50: percentile(samples, 0.5),
     p99: percentile(samples, 0.99),
     rps: samples.length / seconds,
+    total: samples.length,
     non2xx: failures,
     errors: 0,
   };

@@ -44,7 +44,8 @@ function logRequests(runId, sent, statuses) {
   ];
 }
 
-async function viaApi(ctx, server, apiKey, label) {
+/** `ctx.loadSeconds` of idempotent creations on `server` (also scenario 10's, on each database). */
+export async function viaApi(ctx, server, apiKey, label) {
   const runId = `${label}-${Date.now()}`;
   const sent = new Set();
   const statuses = {};
@@ -59,7 +60,7 @@ async function viaApi(ctx, server, apiKey, label) {
 }
 
 /** One entry per key, no more entries than keys sent, counters equal to the rows. */
-async function verify(databaseUrl, tenantId, keysSent) {
+export async function verify(databaseUrl, tenantId, keysSent) {
   const db = pool(databaseUrl, 1);
   try {
     const { rows } = await db.query(

@@ -14,7 +14,8 @@ const SMOKE_SIZES = [1_000, 2_000];
 const SMOKE_DEEP_PAGES = 20;
 const CONNECTIONS = 4;
 
-const accountId = (tenantId, i) =>
+/** The id of account `i` of a tenant {@link loadScaleTenants} loaded. */
+export const accountId = (tenantId, i) =>
   `account_0${createHash('md5').update(`${tenantId}:${i}`).digest('hex').slice(0, 25)}`;
 
 /** Quick runs load 10k and 100k, and measure 1M too when an earlier full run left it loaded. */

@@ -5,6 +5,11 @@
 // give the commit-to-receipt latency; database transactions per delivery beside each drain. Prints
 // one JSON line. BENCH_WEBHOOKS_PROFILE=<dir> writes each dispatcher process's CPU profile there
 // (node --cpu-prof); BENCH_WEBHOOKS_NODE_ARGS adds Node options to the dispatcher processes.
+// PHASES (default `one,two,undici,latency,backlog`; backlog only with BACKLOG) picks the measurements; POSTMASTERS (JSON, name to
+// postmaster pid) adds the CPU per delivery of each of those PostgreSQL instances to the drains'.
+// A dispatcher that exits before its deliveries arrive fails the round at once; DELIVERY_TIMEOUT_MS
+// (default 120 s) bounds the wait for a drain's deliveries otherwise; DISPATCH_LOG_LEVEL sets the
+// dispatchers' LOG_LEVEL (default silent). A failed round's error quotes what they logged.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,6 +20,7 @@ import { createWebhookSubscription, recordVersionEvent } from '@customer-api/ser
 import { SERVER_CLI, stopProcess } from '@customer-api/test-server';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { clusterCpuMicros } from '../lib/clusters.mjs';
 import { openDispatchSetup } from '../lib/dispatch-setup.mjs';
 import { cpuMicros, rssMiB } from '../lib/proc.mjs';
 
@@ -25,6 +31,9 @@ const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
 const BACKLOG = Number(process.env.BACKLOG ?? 0);
 const BACKLOG_TENANTS = 10;
 const CONCURRENCY = 16; // the dispatcher's default number of deliveries in flight
+const PHASES = new Set((process.env.PHASES ?? 'one,two,undici,latency,backlog').split(','));
+/** PostgreSQL instances whose CPU per delivery the drains report, by name: their postmasters' pids. */
+const POSTMASTERS = Object.entries(JSON.parse(process.env.POSTMASTERS ?? '{}'));
 
 // One tenant's backlog: its share is the whole dispatcher here, so the rate is the machine's own
 // (the default share of 4 per tenant would measure the fairness cap instead).
@@ -91,10 +100,46 @@ async function emit(count, tenants = [tenantId]) {
   }
   return ids;
 }
-const until = (count, ms = 120_000) =>
+/** Why a dispatcher stopped before it was stopped. */
+let dispatcherFailure;
+/** Each distinct line the dispatchers wrote (a log entry's message and its error's), and how often. */
+const dispatcherLines = new Map();
+function noteDispatcherLine(line) {
+  let text = line.trim();
+  if (!text) return;
+  try {
+    const entry = JSON.parse(text);
+    text = [entry.msg, entry.err?.message].filter(Boolean).join(': ');
+  } catch {}
+  text = text.slice(0, 300);
+  if (dispatcherLines.size < 20 || dispatcherLines.has(text))
+    dispatcherLines.set(text, (dispatcherLines.get(text) ?? 0) + 1);
+}
+/** Calls {@link noteDispatcherLine} with each whole line of `stream`. */
+function readLines(stream) {
+  let partial = '';
+  stream.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) noteDispatcherLine(line);
+  });
+  stream.on('end', () => noteDispatcherLine(partial));
+}
+const said = () =>
+  dispatcherLines.size
+    ? `; the dispatchers wrote: ${[...dispatcherLines].map(([text, n]) => `"${text}" × ${n}`).join('; ')}`
+    : '';
+const until = (count, ms = Number(process.env.DELIVERY_TIMEOUT_MS ?? 120_000)) =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`only ${received} of ${count} deliveries arrived`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`only ${received} of ${count} deliveries arrived${said()}`)),
+      ms,
+    );
     const check = () => {
+      if (dispatcherFailure) {
+        clearTimeout(timer);
+        return reject(dispatcherFailure);
+      }
       if (received < count) return waiters.push(check);
       clearTimeout(timer);
       resolve();
@@ -109,14 +154,24 @@ function dispatcherArgs() {
 }
 
 function startDispatchers(n, extraEnv = {}) {
-  return Array.from({ length: n }, () =>
-    spawn(process.execPath, dispatcherArgs(), {
-      env: { ...process.env, ...env, ...extraEnv },
-      stdio: 'ignore',
-    }),
-  );
+  return Array.from({ length: n }, () => {
+    const logLevel = process.env.DISPATCH_LOG_LEVEL ? { LOG_LEVEL: process.env.DISPATCH_LOG_LEVEL } : {};
+    const child = spawn(process.execPath, dispatcherArgs(), {
+      env: { ...process.env, ...env, ...logLevel, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    readLines(child.stdout);
+    readLines(child.stderr);
+    child.once('exit', (code, signal) => {
+      if (child.stopping) return;
+      dispatcherFailure = new Error(`customer-api dispatch exited (${code ?? signal})${said()}`);
+      for (const w of waiters.splice(0)) w();
+    });
+    return child;
+  });
 }
 async function stopDispatchers(children) {
+  for (const c of children) c.stopping = true;
   await Promise.all(children.map((c) => stopProcess(c)));
 }
 
@@ -143,6 +198,7 @@ function cpuNow(children) {
     dispatcher: children.reduce((sum, c) => sum + cpuMicrosOr0(c.pid), 0),
     postgres,
     receiver: own.user + own.system,
+    ...Object.fromEntries(POSTMASTERS.map(([name, pid]) => [name, clusterCpuMicros(pid)])),
   };
 }
 
@@ -171,6 +227,7 @@ async function drain(dispatchers) {
       dispatcher: perDelivery('dispatcher'),
       postgres: perDelivery('postgres'),
       receiver: perDelivery('receiver'),
+      ...Object.fromEntries(POSTMASTERS.map(([name]) => [name, perDelivery(name)])),
     };
   } finally {
     await stopDispatchers(children);
@@ -295,11 +352,21 @@ async function backlog() {
   };
 }
 
-const { rate: one, transactions: transactionsOne, cpu: cpuOne } = await drain(1);
-const { rate: two, transactions: transactionsTwo, cpu: cpuTwo } = await drain(2);
-const undici = await plainUndici();
-const lat = await latency();
-const large = BACKLOG > 0 ? await backlog() : undefined;
+/** Runs `measure` when PHASES names it; a failure ends the round with its message on stdout (for the harness's error). */
+async function phase(name, measure) {
+  if (!PHASES.has(name)) return undefined;
+  try {
+    return await measure();
+  } catch (error) {
+    process.stdout.write(`${name}: ${error.message}\n`);
+    process.exit(1);
+  }
+}
+const { rate: one, transactions: transactionsOne, cpu: cpuOne } = (await phase('one', () => drain(1))) ?? {};
+const { rate: two, transactions: transactionsTwo, cpu: cpuTwo } = (await phase('two', () => drain(2))) ?? {};
+const undici = await phase('undici', plainUndici);
+const lat = await phase('latency', latency);
+const large = BACKLOG > 0 ? await phase('backlog', backlog) : undefined;
 receiver.close();
 await stats.end();
 await database.close();
