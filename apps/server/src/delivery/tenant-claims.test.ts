@@ -103,6 +103,29 @@ describe('claims confined to one tenant each', () => {
     expect(perTenant(await tc.claim(request(8)))).toEqual({ [a]: 1 });
   });
 
+  it('keep a tenant a fan-out names while its claim is under way', async () => {
+    const a = tenant();
+    await due(a, 'whsub_a', 1);
+    const db = t.database.db;
+    let tc: TenantClaims | undefined;
+    // The fan-out's attempts commit while the claim's statement runs (it sees the one before).
+    const racing: Db = {
+      ...db,
+      all: async (statement, input) => {
+        const rows = await db.all(statement, input);
+        if ((input as { tenantId?: string }).tenantId === a) {
+          await due(a, 'whsub_a', 1);
+          tc?.learn([a]);
+        }
+        return rows;
+      },
+    };
+    tc = new TenantClaims(racing, { discoverMs: 60_000, now: () => NOW.getTime() });
+    expect(perTenant(await tc.claim(request(4)))).toEqual({ [a]: 1 });
+    // No read of the shards for a minute: only the fan-out's word keeps `a` in line.
+    expect(perTenant(await tc.claim(request(4, { token: 'two' })))).toEqual({ [a]: 1 });
+  });
+
   it(`lease from at most ${TENANTS_PER_CLAIM} tenants at once, and from the others next`, async () => {
     const many = Array.from({ length: TENANTS_PER_CLAIM + 2 }, () => tenant());
     for (const id of many) await due(id, `whsub_${id}`, 1);

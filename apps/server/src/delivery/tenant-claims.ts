@@ -32,6 +32,9 @@ export class TenantClaims {
   readonly #now: () => number;
   /** Tenants that may have attempts due, in the order they are next served. */
   readonly #due = new Set<string>();
+  /** When each tenant was last named (by {@link learn}), counted in {@link #named} steps. */
+  readonly #namedAt = new Map<string, number>();
+  #named = 0;
   #discoveredAt = Number.NEGATIVE_INFINITY;
 
   constructor(db: Handle, { discoverMs, now = Date.now }: { discoverMs: number; now?: () => number }) {
@@ -47,7 +50,11 @@ export class TenantClaims {
 
   /** A fan-out made attempts for these tenants: they have attempts due. */
   learn(tenantIds: readonly string[]): void {
-    for (const tenantId of tenantIds) this.#due.add(tenantId);
+    this.#named += 1;
+    for (const tenantId of tenantIds) {
+      this.#due.add(tenantId);
+      this.#namedAt.set(tenantId, this.#named);
+    }
   }
 
   /**
@@ -72,6 +79,7 @@ export class TenantClaims {
       .sort((a, b) => b.room - a.room)
       .slice(0, TENANTS_PER_CLAIM);
     const asks = share(request.limit, chosen);
+    const named = this.#named;
     const answers = await Promise.allSettled(
       asks.map(async ({ tenantId, limit }) => {
         // Served, or failed (its worker down): to the back of the line.
@@ -82,8 +90,11 @@ export class TenantClaims {
           limit,
           inFlight: held.get(tenantId) ?? [],
         });
-        // Out of the line when nothing more is due.
-        if (claimed.length < limit) this.#due.delete(tenantId);
+        // Out of the line when nothing more is due, unless a fan-out named it meanwhile.
+        if (claimed.length < limit && (this.#namedAt.get(tenantId) ?? 0) <= named) {
+          this.#due.delete(tenantId);
+          this.#namedAt.delete(tenantId);
+        }
         return claimed;
       }),
     );
