@@ -156,6 +156,20 @@ describe('loadConfig', () => {
     );
   });
 
+  it('keeps webhook attempts 30 days by default, and refuses a retention the retry schedule outlives', () => {
+    expect(loadConfig({}).webhooks.retentionDays).toBe(30);
+    expect(loadConfig({ WEBHOOKS_RETENTION_DAYS: '2' }).webhooks.retentionDays).toBe(2);
+    // The default schedule spans 1.15 days.
+    expect(() => loadConfig({ WEBHOOKS_RETENTION_DAYS: '1' })).toThrow(
+      /WEBHOOKS_RETENTION_DAYS=1: must exceed the retry schedule's 1\.15 days/,
+    );
+    expect(
+      loadConfig({ WEBHOOKS_RETENTION_DAYS: '1', WEBHOOKS_RETRY_SCHEDULE: '1,2,4' }).webhooks.retentionDays,
+    ).toBe(1);
+    for (const bad of ['0', '3651', '1.5', 'a month'])
+      expect(() => loadConfig({ WEBHOOKS_RETENTION_DAYS: bad }), bad).toThrow(ConfigError);
+  });
+
   it('treats empty URLs as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' })).toMatchObject({
       databaseUrl: undefined,

@@ -125,6 +125,7 @@ const EnvSchema = z.object({
   WEBHOOKS_MAX_SUBSCRIPTIONS: positiveInt(16),
   WEBHOOKS_CONCURRENCY: positiveInt(16),
   WEBHOOKS_TENANT_CONCURRENCY: positiveInt(4),
+  WEBHOOKS_RETENTION_DAYS: z.coerce.number<number>().int().min(1).max(3650).default(30),
   DATABASE_POOL_SIZE: positiveInt(10, 2),
   DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000, 100),
   TENANT_DB_CONCURRENCY: positiveInt(4),
@@ -244,6 +245,11 @@ export interface Config {
     concurrency: number;
     /** Attempts of one tenant one dispatcher process sends at once (its fair share). */
     tenantConcurrency: number;
+    /**
+     * Days finished delivery attempts (with their responses) and delivered events are kept
+     * (`WEBHOOKS_RETENTION_DAYS`, default 30; longer than the retry schedule): older ones are purged.
+     */
+    retentionDays: number;
   };
 }
 
@@ -285,6 +291,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const secretsEncryptionKeys = encryptionKeys(e.SECRETS_ENCRYPTION_KEYS, e.NODE_ENV, e.DATABASE_URL);
   const leaseMs = e.WEBHOOKS_LEASE_MS ?? e.WEBHOOKS_TIMEOUT_MS + 60_000;
+  const retrySpanS = e.WEBHOOKS_RETRY_SCHEDULE.reduce((total, s) => total + s, 0);
+  if (e.WEBHOOKS_RETENTION_DAYS * 86_400 <= retrySpanS) {
+    throw new ConfigError(
+      `Invalid environment:\n  WEBHOOKS_RETENTION_DAYS=${e.WEBHOOKS_RETENTION_DAYS}: must exceed the retry schedule's ${(retrySpanS / 86_400).toFixed(2)} days (WEBHOOKS_RETRY_SCHEDULE), so no attempt outlives its event`,
+    );
+  }
   if (leaseMs <= e.WEBHOOKS_TIMEOUT_MS) {
     // A lease that ends before the send's timeout would let another dispatcher send it meanwhile.
     throw new ConfigError(
@@ -337,6 +349,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxSubscriptions: e.WEBHOOKS_MAX_SUBSCRIPTIONS,
       concurrency: e.WEBHOOKS_CONCURRENCY,
       tenantConcurrency: Math.min(e.WEBHOOKS_TENANT_CONCURRENCY, e.WEBHOOKS_CONCURRENCY),
+      retentionDays: e.WEBHOOKS_RETENTION_DAYS,
     },
   };
 }

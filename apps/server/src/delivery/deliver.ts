@@ -76,14 +76,17 @@ export async function deliverOne(
   sent?: () => void,
 ): Promise<void> {
   const { subscription, event } = target ?? {};
-  if (!subscription || !event || subscription.status !== 'active' || subscription.deletedAt) {
+  const live = subscription !== undefined && subscription.status === 'active' && !subscription.deletedAt;
+  if (!live || !event) {
     sent?.();
     await completeAttempt(deps.db, delivery, token, {
       status: 'failed',
       responseStatus: null,
       responseBody: null,
       durationMs: null,
-      error: 'Not sent: the subscription is disabled or deleted.',
+      error: live
+        ? 'Not sent: the event is older than the webhook retention and was purged.'
+        : 'Not sent: the subscription is disabled or deleted.',
       attemptedAt: deps.clock(),
       nextAttemptAt: null,
     });

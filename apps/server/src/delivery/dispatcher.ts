@@ -8,6 +8,7 @@ import { type FanOutOptions, fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
 import { HAND_OVER_BATCH, type HandedOver, handOver } from './hand-over.js';
 import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
+import { RetentionSweeper } from './retention.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
 import { TenantClaims } from './tenant-claims.js';
@@ -91,6 +92,8 @@ class Dispatcher implements WebhookDispatcher {
   #nothingDue = false;
   /** The loop is waiting for the fan-out it started itself: its attempts are what its claim takes. */
   #awaitingFanOut = false;
+  /** Purges what is older than the retention, while running. */
+  readonly #retention: RetentionSweeper;
   #closing: Promise<void> | undefined;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
 
@@ -134,6 +137,12 @@ class Dispatcher implements WebhookDispatcher {
       log: this.#log,
       successes: this.#successes,
     };
+    this.#retention = new RetentionSweeper({
+      db: options.db,
+      clock: options.clock,
+      retentionDays: options.webhooks.retentionDays,
+      log: this.#log,
+    });
     this.#fanOuts = new FanOutRunner({
       ...options,
       log: this.#log,
@@ -153,6 +162,7 @@ class Dispatcher implements WebhookDispatcher {
       this.#wakeUp.signal();
     });
     this.#loop = this.#run();
+    this.#retention.start();
     this.#log.info(
       { concurrency: this.#concurrency, tenantConcurrency: this.#tenantCap },
       'webhook dispatcher started',
@@ -195,6 +205,7 @@ class Dispatcher implements WebhookDispatcher {
     await unsubscribe?.();
     this.#wakeUp.signal();
     await this.#loop;
+    await this.#retention.stop();
     await this.#fanOuts.settled();
     const waiting = this.#queue.dropWaiting();
     if (release) await this.#release(waiting);

@@ -10,6 +10,7 @@ import {
   RecoverWebhookDeliveriesBodySchema,
   RecoverWebhookDeliveriesResultSchema,
   UpdateWebhookSubscriptionBodySchema,
+  WebhookDeliveryPageSchema,
   WebhookDeliverySchema,
   WebhookSubscriptionSchema,
   WebhookSubscriptionWithSecretSchema,
@@ -90,10 +91,10 @@ export const webhooksContract = c.router({
     path: '/webhook_subscriptions/:webhook_subscription_id/deliveries',
     pathParams: SubscriptionPathSchema,
     query: PaginationQuerySchema,
-    responses: { 200: paginated(WebhookDeliverySchema), ...withNotFound },
+    responses: { 200: WebhookDeliveryPageSchema, ...withNotFound },
     summary: 'List delivery attempts',
     description:
-      'Lists delivery attempts of a subscription, newest first, with status, response status and error.',
+      'Lists delivery attempts of a subscription, newest first, with status, response status and error. Attempts are kept for the server\'s retention (WEBHOOKS_RETENTION_DAYS, default 30 days) and then purged with their responses; retainedSince says where the window starts.',
     metadata: operation('Webhook Subscriptions', 'read', { paginated: true }),
   },
   redeliverWebhookDelivery: {
@@ -104,7 +105,7 @@ export const webhooksContract = c.router({
     responses: { 202: WebhookDeliverySchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
     summary: 'Redeliver an event',
     description:
-      'Queues a new delivery attempt of the event of a past delivery. 409 when the subscription is disabled.',
+      'Queues a new delivery attempt of the event of a past delivery. 409 when the subscription is disabled; 404 when the delivery is unknown or was purged (older than the retention window).',
     metadata: operation('Webhook Subscriptions', 'create', { idempotent: false, openWorld: true }),
   },
   recoverWebhookDeliveries: {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginated } from '../common/pagination.js';
 import { CountSchema, TIMESTAMP_MAX_LENGTH, TimestampSchema } from '../common/primitives.js';
 import { WebhookEventTypeFilterSchema, WebhookEventTypeSchema } from './events.schemas.js';
 
@@ -101,6 +102,18 @@ export const WebhookDeliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 /** One delivery attempt. */
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
+
+/**
+ * A page of a subscription's delivery attempts, with the start of the window the server keeps:
+ * older attempts, with their responses, are purged (`WEBHOOKS_RETENTION_DAYS`, default 30).
+ */
+export const WebhookDeliveryPageSchema = paginated(WebhookDeliverySchema).extend({
+  retainedSince: TimestampSchema.describe(
+    'Start of the retention window: attempts created before it have been purged, and their ids answer 404.',
+  ),
+});
+/** A page of delivery attempts with the start of the retention window. */
+export type WebhookDeliveryPage = z.infer<typeof WebhookDeliveryPageSchema>;
 
 /** Body of `recoverWebhookDeliveries`: re-send every failed delivery since a time. */
 export const RecoverWebhookDeliveriesBodySchema = z

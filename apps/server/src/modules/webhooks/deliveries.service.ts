@@ -1,8 +1,8 @@
 import type {
-  Paginated,
   PaginationQuery,
   RecoverWebhookDeliveriesBodySchema,
   WebhookDelivery,
+  WebhookDeliveryPage,
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import {
@@ -12,6 +12,7 @@ import {
   queueAttempts,
   type SubscriptionRow,
 } from '../../delivery/deliveries.repo.js';
+import { retainedSince } from '../../delivery/retention.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -42,9 +43,10 @@ export async function listWebhookDeliveries(
   tenantId: string,
   subscriptionId: string,
   query: PaginationQuery,
-): Promise<Paginated<WebhookDelivery>> {
+): Promise<WebhookDeliveryPage> {
   await requireSubscription(deps.db, tenantId, subscriptionId);
-  return keysetPage({
+  const retained = retainedSince(deps.clock(), deps.config.webhooks.retentionDays);
+  const page = await keysetPage({
     cursors: deps.cursors,
     binding: { tenantId, operation: 'listWebhookDeliveries', filters: { subscriptionId } },
     query,
@@ -52,6 +54,7 @@ export async function listWebhookDeliveries(
     count: () => readCounter(deps.db, tenantId, deliveriesCounter(subscriptionId)),
     map: toApiDelivery,
   });
+  return { ...page, retainedSince: iso(retained) };
 }
 
 function requireActive(subscription: SubscriptionRow): void {
