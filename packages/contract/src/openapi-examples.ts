@@ -937,6 +937,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         hasMore: false,
         nextCursor: null,
         totalCount: 3,
+        retainedSince: '2026-11-24T09:00:27.000Z',
       },
     },
   },
@@ -979,7 +980,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           audienceId: 'audience_01kmw4p9e00000000000000002',
           publishedMessageId: 'message_01kmw4p9e00000000000000009',
           createdAt: '2026-11-24T09:00:21.000Z',
-          updatedAt: '2026-11-24T09:00:27.000Z',
+          updatedAt: '2026-11-24T09:00:28.000Z',
         },
         messages: [
           {
@@ -1048,38 +1049,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         cancelledAt: null,
         archivedAt: null,
         obsoleteAt: null,
-        publishedAt: '2026-11-24T09:00:28.000Z',
+        publishedAt: '2026-11-24T09:00:29.000Z',
         queuedAt: null,
         status: 'published',
       },
     },
   },
   putAssetContent: {
-    parameters: {
-      asset_id: 'asset_01kmw4p9e00000000000000007',
-    },
-    responses: {
-      '200': {
-        assetId: 'asset_01kmw4p9e00000000000000007',
-        tenantId: 'tenant_01kmw4p9e00000000000000008',
-        name: 'Logo',
-        tags: ['brand'],
-        hidden: false,
-        data: {
-          type: 'logo',
-          fileId: 'file_logo',
-        },
-        createdAt: '2026-11-24T09:00:09.000Z',
-        updatedAt: '2026-11-24T09:00:29.000Z',
-        lifecycleState: 'active',
-        downloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
-        previewDownloadUrl:
-          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
-      },
-    },
-  },
-  putAssetPreview: {
     parameters: {
       asset_id: 'asset_01kmw4p9e00000000000000007',
     },
@@ -1104,12 +1080,37 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  putAssetPreview: {
+    parameters: {
+      asset_id: 'asset_01kmw4p9e00000000000000007',
+    },
+    responses: {
+      '200': {
+        assetId: 'asset_01kmw4p9e00000000000000007',
+        tenantId: 'tenant_01kmw4p9e00000000000000008',
+        name: 'Logo',
+        tags: ['brand'],
+        hidden: false,
+        data: {
+          type: 'logo',
+          fileId: 'file_logo',
+        },
+        createdAt: '2026-11-24T09:00:09.000Z',
+        updatedAt: '2026-11-24T09:00:31.000Z',
+        lifecycleState: 'active',
+        downloadUrl:
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+        previewDownloadUrl:
+          'http://127.0.0.1:3000/v0/assets/asset_01kmw4p9e00000000000000007/preview/download?tenant=tenant_01kmw4p9e00000000000000008&expires=1795000000&signature=Yp3xQ0n7Jm2Lk8Vd4Rt6Wb1Zs9Hc5Fg0Ae2Ui7Oo3Pq',
+      },
+    },
+  },
   recoverWebhookDeliveries: {
     parameters: {
       webhook_subscription_id: 'whsub_01kmw4p9e0000000000000000p',
     },
     request: {
-      since: '2026-11-24T09:00:31.000Z',
+      since: '2026-11-24T09:00:32.000Z',
     },
     responses: {
       '202': {
@@ -1134,8 +1135,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         responseStatus: null,
         durationMs: null,
         error: null,
-        createdAt: '2026-11-24T09:00:32.000Z',
-        nextAttemptAt: '2026-11-24T09:00:32.000Z',
+        createdAt: '2026-11-24T09:00:33.000Z',
+        nextAttemptAt: '2026-11-24T09:00:33.000Z',
       },
     },
   },
@@ -1228,7 +1229,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         footerLinks: [],
         scripts: [],
         createdAt: '2026-11-24T09:00:06.000Z',
-        updatedAt: '2026-11-24T09:00:33.000Z',
+        updatedAt: '2026-11-24T09:00:34.000Z',
         archivedAt: null,
         deletedAt: null,
         pageType: 'inbound',
@@ -1250,7 +1251,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         status: 'active',
         disabledReason: null,
         createdAt: '2026-11-24T09:00:23.000Z',
-        updatedAt: '2026-11-24T09:00:34.000Z',
+        updatedAt: '2026-11-24T09:00:35.000Z',
         signingSecret: 'whsec_ZXhhbXBsZS1zaWduaW5nLXNlY3JldC0zMmJ5dGVz',
       },
     },
@@ -1297,7 +1298,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         sortOrder: 1,
         isDefault: false,
         createdAt: '2026-11-24T09:00:14.000Z',
-        updatedAt: '2026-11-24T09:00:35.000Z',
+        updatedAt: '2026-11-24T09:00:36.000Z',
         entries: [],
       },
     },
@@ -1318,7 +1319,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         status: 'active',
         disabledReason: null,
         createdAt: '2026-11-24T09:00:23.000Z',
-        updatedAt: '2026-11-24T09:00:36.000Z',
+        updatedAt: '2026-11-24T09:00:37.000Z',
       },
     },
   },
@@ -1327,7 +1328,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
 /** A delivery body for each webhook event type, as the server delivered it in the same recording. */
 export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
   'page.version.archived': {
-    timestamp: '2026-11-24T09:00:37.000Z',
+    timestamp: '2026-11-24T09:00:38.000Z',
     eventId: 'evt_01kmw4p9e0000000000000000v',
     payload: {
       type: 'page.version.archived',
@@ -1339,7 +1340,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     },
   },
   'page.version.cancelled': {
-    timestamp: '2026-11-24T09:00:38.000Z',
+    timestamp: '2026-11-24T09:00:39.000Z',
     eventId: 'evt_01kmw4p9e0000000000000000w',
     payload: {
       type: 'page.version.cancelled',
@@ -1351,7 +1352,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     },
   },
   'page.version.created': {
-    timestamp: '2026-11-24T09:00:39.000Z',
+    timestamp: '2026-11-24T09:00:40.000Z',
     eventId: 'evt_01kmw4p9e0000000000000000x',
     payload: {
       type: 'page.version.created',
@@ -1363,7 +1364,7 @@ export const WEBHOOK_EXAMPLES: Record<string, unknown> = {
     },
   },
   'page.version.published': {
-    timestamp: '2026-11-24T09:00:40.000Z',
+    timestamp: '2026-11-24T09:00:41.000Z',
     eventId: 'evt_01kmw4p9e0000000000000000y',
     payload: {
       type: 'page.version.published',

@@ -94,7 +94,7 @@ export const webhooksContract = c.router({
     responses: { 200: WebhookDeliveryPageSchema, ...withNotFound },
     summary: 'List delivery attempts',
     description:
-      'Lists delivery attempts of a subscription, newest first, with status, response status and error. Attempts are kept for the server\'s retention (WEBHOOKS_RETENTION_DAYS, default 30 days) and then purged with their responses; retainedSince says where the window starts.',
+      'Lists delivery attempts of a subscription, newest first, with status, response status and error. Older attempts are purged (retention); retainedSince says where the window starts.',
     metadata: operation('Webhook Subscriptions', 'read', { paginated: true }),
   },
   redeliverWebhookDelivery: {

@@ -109,7 +109,7 @@ export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
  */
 export const WebhookDeliveryPageSchema = paginated(WebhookDeliverySchema).extend({
   retainedSince: TimestampSchema.describe(
-    'Start of the retention window: attempts created before it have been purged, and their ids answer 404.',
+    'Attempts created before this were purged, with their responses (the server keeps WEBHOOKS_RETENTION_DAYS, default 30).',
   ),
 });
 /** A page of delivery attempts with the start of the retention window. */
