@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
@@ -6,6 +6,7 @@ import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import type { DeliveryRow } from './deliveries.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
+import { useThrowawayTenants } from './testing/harness.js';
 
 const t = useTestApp();
 
@@ -13,22 +14,7 @@ beforeEach(async (context) => {
   await skipSpanningTenantsOnCitus(t.database.db, context);
 });
 const NOW = new Date('2030-01-01T12:00:00.000Z');
-const tenants: string[] = [];
-
-/** A fresh tenant id: the claim sees every tenant's rows, so each test cleans up its own. */
-function tenant(): string {
-  const id = newId('tenant');
-  tenants.push(id);
-  return id;
-}
-
-afterEach(async () => {
-  await query(
-    t.database.db,
-    "UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = ANY ($1::text[])",
-    [tenants.splice(0)],
-  );
-});
+const { tenant } = useThrowawayTenants(t);
 
 /** `count` due attempts of one subscription, the first due `ageS` seconds before NOW. */
 async function due(tenantId: string, subscriptionId: string, count: number, ageS: number) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/port.js';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
@@ -6,7 +6,7 @@ import { useTestApp } from '../test/test-app.js';
 import { fanOut } from './fan-out.js';
 import { SuccessRecorder } from './success-batch.js';
 import { TENANTS_PER_CLAIM, TenantClaims } from './tenant-claims.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
+import { steppingClock, useThrowawayTenants, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 // The dispatcher's statements confined to one tenant, as it runs them on a Citus cluster (decision
 // 0233). They are ordinary statements: this file runs them on PGlite, PostgreSQL and a coordinator.
@@ -15,21 +15,7 @@ const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
 const h = webhookHelpers(t, time.clock);
 const NOW = new Date('2030-01-01T12:00:00.000Z');
-const tenants: string[] = [];
-
-function tenant(): string {
-  const id = newId('tenant');
-  tenants.push(id);
-  return id;
-}
-
-afterEach(async () => {
-  await query(
-    t.database.db,
-    "UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = ANY ($1::text[])",
-    [tenants.splice(0)],
-  );
-});
+const { tenant, adopt } = useThrowawayTenants(t);
 
 /** `count` attempts of one subscription due at `dueAt`. */
 async function due(tenantId: string, subscriptionId: string, count: number, dueAt = NOW) {
@@ -159,7 +145,7 @@ describe('claims confined to one tenant each', () => {
 describe('fan-out and successes confined to one tenant each', () => {
   it('fan each event out once beside a concurrent fan-out, and count every attempt', async () => {
     const db = t.database.db;
-    tenants.push(t.tenant.tenantId);
+    adopt(t.tenant.tenantId);
     await h.subscribe('http://127.0.0.1:9/a');
     await h.subscribe('http://127.0.0.1:9/b');
     for (let i = 0; i < 6; i += 1) await h.version();

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { newId } from '../../lib/ids.js';
 import { openSecretBox } from '../../secrets/keyring.js';
 import type { TestTenant } from '../../test/seed.js';
+import { query } from '../../test/sql.js';
 import { type TestApp, useTestApp } from '../../test/test-app.js';
 import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
 import { type Received, startReceiver, type TestReceiver } from './receiver.js';
@@ -149,6 +150,31 @@ export function useWebhookTest(env: Record<string, string> = {}) {
     get receiver(): TestReceiver {
       if (!current) throw new Error('the receiver exists only while a test runs');
       return current;
+    },
+  };
+}
+
+/**
+ * Fresh tenant ids for a test file that writes attempts by hand: claims see every tenant's rows, so
+ * after each test the attempts of the tenants it used (`tenant()`, or `adopt`ed) are marked failed.
+ */
+export function useThrowawayTenants(t: TestApp): { tenant(): string; adopt(tenantId: string): void } {
+  const used: string[] = [];
+  afterEach(async () => {
+    await query(
+      t.database.db,
+      "UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = ANY ($1::text[])",
+      [used.splice(0)],
+    );
+  });
+  return {
+    tenant() {
+      const id = newId('tenant');
+      used.push(id);
+      return id;
+    },
+    adopt(tenantId) {
+      used.push(tenantId);
     },
   };
 }
