@@ -47,8 +47,8 @@ async function ingest(i) {
     }
     await client.query(
       `UPDATE accounts SET updated_at = $2, latest_activity_at = GREATEST(latest_activity_at, $2::timestamptz),
-         account_logs_count = account_logs_count + 1 WHERE id = $1 RETURNING *`,
-      [account.rows[0].id, now],
+         account_logs_count = account_logs_count + 1 WHERE tenant_id = $3 AND id = $1 RETURNING *`,
+      [account.rows[0].id, now, account.rows[0].tenant_id],
     );
     if (created) {
       for (const scope of ['accounts', 'accounts:empty']) {
