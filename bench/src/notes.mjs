@@ -366,6 +366,17 @@ not per request.
 multi-shard read at most once per poll interval: those are the multi-shard statements of the webhook
 rounds, which are not a request path. 0.79 and 0.62 × in the two quick runs since.
 
+**The full run of 2026-12-06** (scenario 10 measured again on a quiet machine after the full run):
+0.39 × for pages, 0.27 × for reads, 0.33 × for creations and 0.37 × for deliveries, every ratio
+target missed. The quiet single server answered 2,304 pages/s, where the quick runs' busy one had
+answered 348 to 1,004. The coordinator alone spent 2.65 × the single server's CPU per page, 5.34 ×
+per read and 5.29 × per delivery, so a cluster behind one coordinator would stay below one server
+even on hosts of its own. Since Citus 11 every node holds the metadata and can plan a tenant's
+statements: spreading the API processes' connections over the workers (or several coordinators)
+takes the coordinator's share off one host. That is what to try before these targets can be met.
+The dispatcher's own per-tenant statements add to it: a claim of several tenants costs a statement
+each, and no claim rides with a batch of successes on a cluster.
+
 **Counting.** The transactions per request of the single server and of each worker come from
 \`pg_stat_database\`, read 11 s after each load (PostgreSQL 15 flushes an idle backend's counts
 within 10 s), with autovacuum off during the loads: on the cluster it vacuums every shard the loads
