@@ -74,6 +74,7 @@ describe('webhook settings', () => {
       maxSubscriptions: 16,
       concurrency: 16,
       tenantConcurrency: 4,
+      retentionDays: 30,
     });
     // A tenant's share never exceeds what the process sends at once.
     expect(loadConfig({ WEBHOOKS_CONCURRENCY: '2' }).webhooks).toMatchObject({

@@ -205,7 +205,13 @@ describe('deliveries, redelivery and recovery', () => {
   it('lists no deliveries for a new subscription', async () => {
     const { webhookSubscriptionId: id } = await create();
     const res = await get(`/v0/webhook_subscriptions/${id}/deliveries`);
-    expect(res.json()).toEqual({ items: [], hasMore: false, nextCursor: null, totalCount: 0 });
+    expect(res.json()).toEqual({
+      items: [],
+      hasMore: false,
+      nextCursor: null,
+      totalCount: 0,
+      retainedSince: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 
   it('answers 404 when redelivering an unknown delivery or one of another subscription', async () => {
