@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './deliveries.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
-import { byTenant } from './tenant-scope.js';
+import { groupBy } from './tenant-scope.js';
 
 /** True when a subscription's event type filters (`page.version.*` wildcard included) take `type`. */
 export function matchesEventType(filters: readonly string[], type: WebhookEventType | string): boolean {
@@ -125,8 +125,8 @@ export async function fanOut(
     );
   }
   if (options.byTenant) {
-    const attemptsOf = byTenant(attempts, (a) => a.eventId);
-    const tenants = [...byTenant(events, ([, tenantId]) => tenantId)];
+    const attemptsOf = groupBy(attempts, (a) => a.eventId);
+    const tenants = [...groupBy(events, ([, tenantId]) => tenantId)];
     // Each tenant's events in a transaction of their own: one worker down fails its tenants only.
     const done = await Promise.allSettled(
       tenants.map(([tenantId, ofTenant]) =>

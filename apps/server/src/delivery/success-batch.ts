@@ -8,7 +8,7 @@ import {
   type SuccessColumns,
 } from './deliveries.sql.js';
 import { type Claimed, completeAndLease, type LeaseRequest } from './lease.repo.js';
-import { byTenant } from './tenant-scope.js';
+import { groupBy } from './tenant-scope.js';
 import type { AttemptKey, Leaving, SuccessRecording, SuccessResult } from './types.js';
 
 export type { Leaving, SuccessResult } from './types.js';
@@ -163,7 +163,7 @@ export class SuccessRecorder implements SuccessRecording {
 
   /** One statement per tenant of the batch, concurrently; the ids recorded. */
   async #writeByTenant(batch: readonly Pending[]): Promise<Set<string>> {
-    const tenants = byTenant(batch, (p) => p.attempt.tenantId);
+    const tenants = groupBy(batch, (p) => p.attempt.tenantId);
     const answers = await Promise.all(
       [...tenants].map(([tenantId, pending]) =>
         this.#db.all(completeTenantSuccesses, { ...successColumns(pending), tenantId }),

@@ -1,7 +1,7 @@
 import type { Handle } from '../db/port.js';
 import { rowOf, sql, statement, timestamptz } from '../db/sql.js';
 import { type Claimed, type InFlight, type LeaseRequest, leaseTenantWithTargets } from './lease.repo.js';
-import { byTenant } from './tenant-scope.js';
+import { groupBy } from './tenant-scope.js';
 
 /** Most tenants one claim leases from at once (one statement and one connection each). */
 export const TENANTS_PER_CLAIM = 8;
@@ -70,7 +70,7 @@ export class TenantClaims {
       () => undefined,
       (err: unknown) => ({ err }),
     );
-    const held = byTenant(request.inFlight ?? [], (f) => f.tenantId);
+    const held = groupBy(request.inFlight ?? [], (f) => f.tenantId);
     const cap = request.tenantCap ?? request.limit;
     const heldBy = (tenantId: string) => sum(held.get(tenantId) ?? []);
     const chosen = [...this.#due]

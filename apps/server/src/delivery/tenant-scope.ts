@@ -12,14 +12,14 @@ export function inTenant(alias: string, scope: TenantScope): Sql {
   return scope ? sql` AND ${raw(alias)}.tenant_id = ${scope}` : raw('');
 }
 
-/** `items` grouped by their tenant, in the order each tenant first appears. */
-export function byTenant<T>(items: Iterable<T>, tenantOf: (item: T) => string): Map<string, T[]> {
+/** `items` grouped by `keyOf` (a tenant, an event), in the order each key first appears. */
+export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
-    const tenantId = tenantOf(item);
-    const group = groups.get(tenantId);
+    const key = keyOf(item);
+    const group = groups.get(key);
     if (group) group.push(item);
-    else groups.set(tenantId, [item]);
+    else groups.set(key, [item]);
   }
   return groups;
 }
