@@ -28,12 +28,13 @@ const lockAndFindStatement = statement({
   sql: (
     p,
   ) => sql`SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || ${p.tenantId} || ':' || ${p.key}, 0)) AS locked,
+       k.expires_at > ${p.now} AS live,
        k.fingerprint, k.status_code AS "statusCode", k.body, k.sealed_secret AS "sealedSecret"
      FROM (SELECT 1) AS one
-     LEFT JOIN (SELECT * FROM idempotency_keys
-       WHERE tenant_id = ${p.tenantId} AND key = ${p.key} AND expires_at > ${p.now}) k ON true`,
+     LEFT JOIN (SELECT * FROM idempotency_keys WHERE tenant_id = ${p.tenantId} AND key = ${p.key}) k ON true`,
   row: rowOf<{
     locked: boolean;
+    live: boolean | null;
     fingerprint: string | null;
     statusCode: number | null;
     body: string | null;
@@ -56,7 +57,7 @@ export async function lockAndFind(
 ): Promise<{ locked: boolean; stored: StoredResponse | undefined }> {
   const row = await tx.first(lockAndFindStatement, { tenantId, key, now });
   const stored =
-    row?.fingerprint != null && row.statusCode != null && row.body != null
+    row?.live === true && row.fingerprint != null && row.statusCode != null && row.body != null
       ? {
           fingerprint: row.fingerprint,
           statusCode: Number(row.statusCode),
@@ -80,10 +81,11 @@ const keepStatement = statement({
     expiresAt: timestamptz,
   },
   sql: (p) => sql`WITH swept AS (
-       DELETE FROM idempotency_keys WHERE tenant_id = ${p.tenantId} AND key IN (
+       DELETE FROM idempotency_keys
+       WHERE tenant_id = ${p.tenantId} AND expires_at <= ${p.createdAt} AND key = ANY(ARRAY(
          SELECT key FROM idempotency_keys
          WHERE tenant_id = ${p.tenantId} AND expires_at <= ${p.createdAt} AND key <> ${p.key}
-         ORDER BY expires_at LIMIT ${raw(String(SWEEP_BATCH))} FOR UPDATE SKIP LOCKED))
+         ORDER BY expires_at LIMIT ${raw(String(SWEEP_BATCH))} FOR UPDATE SKIP LOCKED)))
      INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, sealed_secret, created_at, expires_at)
      VALUES (${p.tenantId}, ${p.key}, ${p.fingerprint}, ${p.statusCode}, ${p.body}, ${p.sealedSecret}, ${p.createdAt}, ${p.expiresAt})
      ON CONFLICT (tenant_id, key) DO UPDATE SET fingerprint = excluded.fingerprint,

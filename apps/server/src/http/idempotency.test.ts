@@ -3,8 +3,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { TenantShare } from '../db/tenant-share.js';
 import { expectApiError } from '../test/http-cases.js';
-import { query } from '../test/sql.js';
+import { genericPlan, query, scansOf, statementOf } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import * as repo from './idempotency.repo.js';
 
 // The test clock moves only when a test moves it, so expiry is exact.
 let now = Date.parse('2026-11-01T00:00:00.000Z');
@@ -258,5 +259,49 @@ describe('Idempotency-Key', () => {
     expect(again.json<{ messages: unknown[] }>().messages).toHaveLength(2);
     // The key's format is still checked.
     expectApiError(await send('POST', publish, 'k'.repeat(300), {}), 'VALIDATION_ERROR');
+  });
+});
+
+describe("the key lookup's kept plan", () => {
+  // A connection keeps one plan per statement, made when the table was small: it must find the
+  // key by the primary key at any size, not walk the tenant's live keys through the expiry index.
+  it('reads the key through the primary key, on an empty table and on a full one', async () => {
+    const lookup = () =>
+      statementOf(t.database.db, (db) =>
+        repo.lockAndFind({ ...db, kind: 'tx' as const }, t.tenant.tenantId, 'k-plan', new Date(now)),
+      );
+    const keyScans = async () =>
+      scansOf(await genericPlan(t.database.db, await lookup()), 'idempotency_keys');
+    const PK = 'idempotency_keys_tenant_id_key_pk';
+    expect(await keyScans()).toEqual([{ node: 'Index Scan', index: PK }]);
+    await query(
+      t.database.db,
+      `INSERT INTO idempotency_keys (tenant_id, key, fingerprint, status_code, body, created_at, expires_at)
+       SELECT $1, 'bulk-' || g, 'f', 201, '{}', $2, $2::timestamptz + interval '1 day' FROM generate_series(1, 2000) g`,
+      [t.tenant.tenantId, new Date(now)],
+    );
+    await query(t.database.db, 'ANALYZE idempotency_keys');
+    expect(await keyScans()).toEqual([{ node: 'Index Scan', index: PK }]);
+    const kept = await statementOf(t.database.db, (db) =>
+      repo.keep(
+        { ...db, kind: 'tx' as const },
+        {
+          tenantId: t.tenant.tenantId,
+          key: 'k-plan',
+          fingerprint: 'f',
+          statusCode: 201,
+          body: '{}',
+          sealedSecret: null,
+          createdAt: new Date(now),
+          expiresAt: new Date(now + 60_000),
+        },
+      ),
+    );
+    // The sweep reads expired keys only, and the key it keeps by the primary key: never every
+    // key of the tenant, whatever the planner thinks a tenant holds.
+    const conditions = JSON.stringify(await genericPlan(t.database.db, kept))
+      .match(/"(Index|Recheck) Cond":"[^"]*"/g)
+      ?.filter((cond) => !/expires_at <=|key = /.test(cond));
+    expect(conditions ?? []).toEqual([]);
   });
 });
