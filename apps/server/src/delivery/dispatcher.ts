@@ -12,6 +12,7 @@ import { RetentionSweeper } from './retention.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
 import { TenantClaims } from './tenant-claims.js';
+import { ThrottleGate } from './throttle.js';
 import { WakeUp } from './wake-up.js';
 
 export type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
@@ -94,6 +95,8 @@ class Dispatcher implements WebhookDispatcher {
   #awaitingFanOut = false;
   /** Purges what is older than the retention, while running. */
   readonly #retention: RetentionSweeper;
+  /** Holds back the attempts of throttled subscriptions until their turn. */
+  readonly #throttles: ThrottleGate;
   #closing: Promise<void> | undefined;
   #unsubscribe: Promise<() => Promise<void>> | undefined;
 
@@ -142,6 +145,17 @@ class Dispatcher implements WebhookDispatcher {
       clock: options.clock,
       retentionDays: options.webhooks.retentionDays,
       log: this.#log,
+    });
+    this.#throttles = new ThrottleGate({
+      db: options.db,
+      token: this.#token,
+      clock: options.clock,
+      admit: (claimed) => this.#admit(claimed),
+      giveBack: (claimed) => this.#release(claimed),
+      dueAgain: (at) =>
+        this.#wakeUp.signalIn(at.getTime() - options.clock().getTime(), () => this.#claimFound(false)),
+      warn: (err, attempts) =>
+        this.#log.warn({ err, attempts }, 'webhook throttle turn failed; leases given back'),
     });
     this.#fanOuts = new FanOutRunner({
       ...options,
@@ -205,6 +219,7 @@ class Dispatcher implements WebhookDispatcher {
     await unsubscribe?.();
     this.#wakeUp.signal();
     await this.#loop;
+    this.#wakeUp.cancel();
     await this.#retention.stop();
     await this.#fanOuts.settled();
     const waiting = this.#queue.dropWaiting();
@@ -398,22 +413,40 @@ class Dispatcher implements WebhookDispatcher {
     if (claimed) {
       this.#claimFound(this.#tookNothing(claimed.length));
       this.#options.observer?.claimed(claimed.length);
-      if (!this.#closing) this.#enqueue(claimed);
-      else if (!this.#killSwitch.signal.aborted) {
-        const released = this.#release(claimed);
-        this.#releasing.add(released);
-        void released.finally(() => this.#releasing.delete(released));
-      }
+      this.#enqueue(claimed);
     }
     // The loop left its own claim to this one; it looks again unless nothing was due.
     if (!this.#exhausted || !claimed) this.#wakeUp.signal();
   }
 
-  /** Holds claimed attempts and starts the sends there are slots for; returns how many it took. */
+  /**
+   * Holds claimed attempts and starts the sends there are slots for; returns how many it took.
+   * Attempts of throttled subscriptions wait for their turn first (counted in flight meanwhile).
+   */
   #enqueue(claimed: Claimed[]): number {
+    const { now, turns } = this.#throttles.pass(claimed);
+    this.#admit(now);
+    if (turns) {
+      this.#inFlight.add(turns);
+      void turns.finally(() => this.#inFlight.delete(turns));
+    }
+    return claimed.length;
+  }
+
+  /** Queues attempts to send and starts what there are slots for; gives them back while stopping. */
+  #admit(claimed: Claimed[]): void {
+    if (claimed.length === 0) return;
+    if (this.#closing) {
+      // A stop gives the leases back (and waits for it); a kill leaves them to run out.
+      if (!this.#killSwitch.signal.aborted) {
+        const released = this.#release(claimed);
+        this.#releasing.add(released);
+        void released.finally(() => this.#releasing.delete(released));
+      }
+      return;
+    }
     this.#queue.add(claimed);
     this.#pump();
-    return claimed.length;
   }
 
   /**

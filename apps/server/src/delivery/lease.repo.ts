@@ -61,6 +61,7 @@ const DELIVERY_KEYS = Object.keys({
   nextAttemptAt: true,
   leaseToken: true,
   leasedUntil: true,
+  turnAt: true,
 } satisfies Record<keyof DeliveryRow, true>);
 
 /** The columns of a claimed attempt's row (`leased l`) and of what it is sent to (`s`) and sends (`e`). */

@@ -22,6 +22,7 @@ export const SENDING_SUBSCRIPTION_KEYS = [
   'secretSealed',
   'previousSecretSealed',
   'previousSecretExpiresAt',
+  'maxDeliveriesPerSecond',
 ] as const satisfies readonly (keyof SubscriptionRow)[];
 /** A subscription as sending reads it. */
 export type SendingSubscription = Pick<SubscriptionRow, (typeof SENDING_SUBSCRIPTION_KEYS)[number]>;

@@ -72,7 +72,7 @@ export const webhooksContract = c.router({
     responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
     summary: 'Update a webhook subscription',
     description:
-      'Changes url, eventTypes, description or status. status active re-enables a disabled subscription (disabledReason cleared, pending deliveries resume); disabled pauses it. Changes apply to deliveries not yet attempted.',
+      'Changes url, eventTypes, description, status or maxDeliveriesPerSecond. status active re-enables a disabled subscription (disabledReason cleared, pending deliveries resume); disabled pauses it. Changes apply to deliveries not yet attempted.',
     metadata: operation('Webhook Subscriptions', 'update'),
   },
   rotateWebhookSubscriptionSecret: {

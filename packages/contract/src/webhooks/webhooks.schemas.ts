@@ -6,6 +6,11 @@ import { WebhookEventTypeFilterSchema, WebhookEventTypeSchema } from './events.s
 /** Subscription states: `disabled` after a 410 Gone answer, five days of failures, or deletion. */
 export const WebhookSubscriptionStatusSchema = z.enum(['active', 'disabled']);
 
+const THROTTLE_TEXT = 'Max deliveries a second; null: no limit.';
+
+/** The throttle of `createWebhookSubscription` and `updateWebhookSubscription`. */
+const MaxDeliveriesPerSecondSchema = z.number().int().min(1).max(10_000);
+
 /** A webhook subscription. The signing secret is never part of it. */
 export const WebhookSubscriptionSchema = z
   .object({
@@ -15,6 +20,7 @@ export const WebhookSubscriptionSchema = z
     description: z.string().nullable(),
     status: WebhookSubscriptionStatusSchema,
     disabledReason: z.string().nullable().describe('Why the subscription was disabled, when it is.'),
+    maxDeliveriesPerSecond: MaxDeliveriesPerSecondSchema.nullable().describe(THROTTLE_TEXT),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   })
@@ -48,6 +54,9 @@ export const CreateWebhookSubscriptionBodySchema = z
       .default(['page.version.*'])
       .describe(EVENT_TYPES_TEXT),
     description: z.string().min(1).max(500).optional().describe('What the subscription is for.'),
+    maxDeliveriesPerSecond: MaxDeliveriesPerSecondSchema.optional().describe(
+      'Max deliveries a second; more wait their turn.',
+    ),
   })
   .strict()
   .meta({ id: 'CreateWebhookSubscriptionRequest' });
@@ -72,10 +81,13 @@ export const UpdateWebhookSubscriptionBodySchema = z
     status: WebhookSubscriptionStatusSchema.optional().describe(
       'disabled stops deliveries (they stay pending); active resumes them and clears disabledReason.',
     ),
+    maxDeliveriesPerSecond: MaxDeliveriesPerSecondSchema.nullable()
+      .optional()
+      .describe('Max deliveries a second; null removes the limit.'),
   })
   .strict()
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'Give at least one of url, eventTypes, description, status.',
+    message: 'Give at least one of url, eventTypes, description, status, maxDeliveriesPerSecond.',
   })
   .meta({ id: 'UpdateWebhookSubscriptionRequest' });
 /** Body of `updateWebhookSubscription`. */

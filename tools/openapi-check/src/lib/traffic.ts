@@ -78,7 +78,7 @@ export async function driveSuccess(
       method: 'PATCH',
       path: w,
       expect: 200,
-      body: { description: 'Version events of the spring launch' },
+      body: { description: 'Version events of the spring launch', maxDeliveriesPerSecond: 50 },
     });
     await call({
       operation: 'rotateWebhookSubscriptionSecret',

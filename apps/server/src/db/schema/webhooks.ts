@@ -1,6 +1,6 @@
 import type { WebhookDelivery, WebhookSubscription } from '@customer-api/contract';
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
 /**
@@ -66,6 +66,14 @@ export const webhookSubscriptions = pgTable(
     previousSecretExpiresAt: ts('previous_secret_expires_at'),
     /** Start of the current run of failures; null after any success. */
     failingSince: ts('failing_since'),
+    /** Most deliveries a second to this subscription; null: no limit. */
+    maxDeliveriesPerSecond: integer('max_deliveries_per_second'),
+    /**
+     * The throttle's theoretical arrival time (GCRA): when the next delivery may start without a
+     * burst; null until the first throttled delivery (`delivery/throttle.ts`). In microseconds,
+     * as a 10,000 a second throttle needs.
+     */
+    throttleAt: timestamp('throttle_at', { withTimezone: true, mode: 'date' }),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),
@@ -81,6 +89,7 @@ export const webhookSubscriptions = pgTable(
  * at `next_attempt_at`; a dispatcher leases it (`lease_token`, `leased_until`) before sending,
  * so no two dispatchers send it at once and a crashed dispatcher's lease simply runs out.
  * `retry_step` indexes the retry schedule; null marks a manual redelivery (one attempt).
+ * An attempt of a throttled subscription waits for its turn with `next_attempt_at = turn_at`.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -102,6 +111,11 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: ts('next_attempt_at'),
     leaseToken: text('lease_token'),
     leasedUntil: ts('leased_until'),
+    /**
+     * The turn a throttled subscription gave this attempt (`delivery/throttle.ts`): it is due then
+     * and is sent without taking another; null when it holds none.
+     */
+    turnAt: ts('turn_at'),
   },
   (t) => [
     primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.tenantId, t.id] }),

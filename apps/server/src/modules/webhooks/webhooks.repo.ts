@@ -29,6 +29,7 @@ export type NewSubscription = Pick<
   | 'url'
   | 'eventTypes'
   | 'description'
+  | 'maxDeliveriesPerSecond'
   | 'status'
   | 'secretSealed'
   | 'createdAt'
@@ -43,6 +44,7 @@ const insert = statement({
     url: text,
     eventTypes: textArray,
     description: nullable(text),
+    maxDeliveriesPerSecond: nullable(int),
     status: text,
     secretSealed: text,
     createdAt: timestamptz,
@@ -157,6 +159,8 @@ export interface SubscriptionChange {
   eventTypes?: SubscriptionRow['eventTypes'] | undefined;
   /** A description, or null to remove it. */
   description?: string | null | undefined;
+  /** A throttle, or null to remove it. */
+  maxDeliveriesPerSecond?: number | null | undefined;
   /** Back to active: the disabled reason and the failure run are cleared with it. */
   reactivate: boolean;
   updatedAt: Date;
@@ -164,7 +168,7 @@ export interface SubscriptionChange {
 
 /*
  * One statement for every combination of fields an update gives: an absent field keeps its column
- * (`coalesce`, or `CASE` for the description, which null removes).
+ * (`coalesce`, or `CASE` for the description and the throttle, which null removes).
  */
 const update = statement({
   name: 'webhook_subscription_update',
@@ -175,6 +179,8 @@ const update = statement({
     eventTypes: nullable(textArray),
     setDescription: bool,
     description: nullable(text),
+    setThrottle: bool,
+    maxDeliveriesPerSecond: nullable(int),
     reactivate: bool,
     updatedAt: timestamptz,
   },
@@ -182,6 +188,8 @@ const update = statement({
   url = coalesce(${p.url}::text, url),
   event_types = coalesce(${p.eventTypes}::text[], event_types),
   description = CASE WHEN ${p.setDescription}::boolean THEN ${p.description}::text ELSE description END,
+  max_deliveries_per_second = CASE WHEN ${p.setThrottle}::boolean THEN ${p.maxDeliveriesPerSecond}::int
+    ELSE max_deliveries_per_second END,
   status = CASE WHEN ${p.reactivate}::boolean THEN 'active' ELSE status END,
   disabled_reason = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE disabled_reason END,
   failing_since = CASE WHEN ${p.reactivate}::boolean THEN NULL ELSE failing_since END,
@@ -204,6 +212,8 @@ export async function updateSubscription(
     eventTypes: change.eventTypes,
     setDescription: change.description !== undefined,
     description: change.description,
+    setThrottle: change.maxDeliveriesPerSecond !== undefined,
+    maxDeliveriesPerSecond: change.maxDeliveriesPerSecond,
     reactivate: change.reactivate,
     updatedAt: change.updatedAt,
   });

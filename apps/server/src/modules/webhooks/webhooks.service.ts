@@ -12,6 +12,7 @@ import type { Handle, Tx } from '../../db/port.js';
 import { disableSubscription, type SubscriptionRow } from '../../delivery/deliveries.repo.js';
 import { generateSigningSecret } from '../../delivery/sign.js';
 import { refusalReason } from '../../delivery/ssrf-guard.js';
+import { releaseTurns } from '../../delivery/throttle.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -48,6 +49,7 @@ export function toApiSubscription(row: SubscriptionRow): WebhookSubscription {
     description: row.description,
     status: row.status,
     disabledReason: row.disabledReason,
+    maxDeliveriesPerSecond: row.maxDeliveriesPerSecond,
     createdAt: iso(row.createdAt),
     updatedAt: iso(row.updatedAt),
   };
@@ -125,6 +127,7 @@ export async function createWebhookSubscription(
       url: body.url,
       eventTypes: [...new Set(body.eventTypes)],
       description: body.description ?? null,
+      maxDeliveriesPerSecond: body.maxDeliveriesPerSecond ?? null,
       status: 'active',
       secretSealed: deps.secrets.seal(secret),
       createdAt: now,
@@ -175,9 +178,10 @@ export async function deleteWebhookSubscription(
 }
 
 /**
- * Changes a subscription's url, event types, description or status. `disabled` closes its queued
+ * Changes a subscription's url, event types, description, throttle or status. `disabled` closes its queued
  * attempts as deleting would (recoverWebhookDeliveries re-sends them later); `active` clears the
- * reason and the failure streak, so delivery of new events resumes at once.
+ * reason and the failure streak, so delivery of new events resumes at once. A new throttle (or
+ * none) applies at once to the attempts waiting for a turn of the old one.
  */
 export async function updateWebhookSubscription(
   deps: WebhooksDeps,
@@ -193,6 +197,7 @@ export async function updateWebhookSubscription(
       url: body.url,
       eventTypes: body.eventTypes === undefined ? undefined : [...new Set(body.eventTypes)],
       description: body.description,
+      maxDeliveriesPerSecond: body.maxDeliveriesPerSecond,
       reactivate: false,
       updatedAt: now,
     };
@@ -200,6 +205,12 @@ export async function updateWebhookSubscription(
       await disableSubscription(tx, tenantId, id, 'Disabled by the tenant.', now);
     } else if (body.status === 'active' && current.status === 'disabled') {
       change.reactivate = true;
+    }
+    if (
+      body.maxDeliveriesPerSecond !== undefined &&
+      body.maxDeliveriesPerSecond !== current.maxDeliveriesPerSecond
+    ) {
+      await releaseTurns(tx, tenantId, id, now);
     }
     return repo.updateSubscription(tx, tenantId, id, change);
   });
