@@ -4,8 +4,9 @@
 // Webhooks `v1,` HMAC), POSTs it through a keep-alive undici Agent and completes only after a 2xx
 // (anything else throws, so the queue retries it). LOG_ROW=1 also writes one delivery-log row in
 // PostgreSQL per attempt, what ours keeps for the API. SYSTEM picks the queue:
-// graphile-worker | graphile-worker-local-queue | pg-boss | bullmq | undici (COUNT plain POSTs of
-// the jobs of JOBS_FILE, nothing read or recorded).
+// graphile-worker | graphile-worker-local-queue | pg-boss | bullmq | undici (plain POSTs of the
+// jobs of the file each message on its IPC channel names, nothing read or recorded; it says
+// `ready` on that channel once it listens).
 import { createHmac, createSecretKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { WEBHOOK_HEADERS } from '@customer-api/contract';
@@ -97,9 +98,12 @@ async function bullmq() {
   worker.on('error', () => {});
 }
 
-/** Delivers the jobs of JOBS_FILE, CONCURRENCY at a time, each retried until a 2xx; then idles. */
-async function plainUndici() {
-  const jobs = JSON.parse(readFileSync(process.env.JOBS_FILE, 'utf8'));
+/** Delivers the jobs of each file it is sent, CONCURRENCY at a time, each retried until a 2xx. */
+function plainUndici() {
+  process.on('message', ({ jobsFile }) => sendAll(JSON.parse(readFileSync(jobsFile, 'utf8'))));
+  process.send('ready');
+}
+async function sendAll(jobs) {
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {

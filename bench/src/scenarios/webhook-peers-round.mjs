@@ -1,12 +1,15 @@
 // One round of the webhook peers scenario, run on Node 24 by the harness on a fresh database: the
 // same events delivered by ours (1 and 2 `customer-api dispatch` processes), graphile-worker (two
 // settings), pg-boss, BullMQ (on a Redis of its own) and plain undici POSTs to one loopback
-// receiver answering 200 at once, the systems in an order rotated by ROUND. Per system: backlogs
-// of each of SIZES events over TENANTS tenants (enqueue timed apart, then deliveries/s from the
-// first to the last arrival with CPU per delivery of workers, database and receiver, and peak
-// worker RSS); the largest again with one delivery-log row written per peer job; commit-to-receipt
-// latency at LATENCY_RATE events/s; and a kill -9 of the worker a third into a stream of
-// CRASH_EVENTS still being committed, with duplicates and losses counted. Prints one JSON line.
+// receiver answering 200 at once in a process of its own (../lib/webhook-receiver.mjs), the systems
+// in an order rotated by ROUND. Per system: backlogs of each of SIZES events over TENANTS tenants,
+// each drained by worker processes started for it and first warmed by a drain of WARMUP_EVENTS
+// (default 2000) events, unmeasured, and the backlog committed at once while the workers idle
+// (enqueue timed apart); deliveries/s from the first to the last arrival, with CPU per delivery of
+// workers, database and receiver from the commit to the last arrival, and peak worker RSS; the largest again with one delivery-log row
+// written per peer job; commit-to-receipt latency at LATENCY_RATE events/s; and a kill -9 of the
+// worker a third into a stream of CRASH_EVENTS still being committed, with duplicates and losses
+// counted. Prints one JSON line.
 // While working on the engine: SYSTEMS_ONLY=ours,graphile-worker-local-queue runs some systems
 // (their drains only; PHASES=drains,logged,latency,crash picks the steps), LATENCY_SERIES=1 prints
 // each latency event's commit and receipt instants (ms since the epoch) to stderr, and
@@ -15,7 +18,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +28,7 @@ import pg from 'pg';
 import { openDispatchSetup } from '../lib/dispatch-setup.mjs';
 import { cpuMicros, rssMiB } from '../lib/proc.mjs';
 import { startRedisServer } from '../lib/redis-server.mjs';
+import { hrNow, startReceiver } from '../lib/webhook-receiver.mjs';
 import { LEASE_SECONDS, makeJob, SYSTEMS, workerCommand } from './webhook-peers-systems.mjs';
 
 const SIZES = (process.env.SIZES ?? '2000,10000').split(',').map(Number);
@@ -34,6 +37,7 @@ const TENANTS = Number(process.env.TENANTS ?? 4);
 const LATENCY_RATE = Number(process.env.LATENCY_RATE ?? 20);
 const LATENCY_SECONDS = Number(process.env.LATENCY_SECONDS ?? 5);
 const CRASH_EVENTS = Number(process.env.CRASH_EVENTS ?? 2000);
+const WARMUP_EVENTS = Number(process.env.WARMUP_EVENTS ?? 2000);
 const databaseUrl = process.env.DATABASE_URL;
 
 const { env: oursEnv, database, deps } = await openDispatchSetup(databaseUrl);
@@ -45,61 +49,38 @@ await pool.query(
   'CREATE INDEX IF NOT EXISTS peer_delivery_log_tenant ON peer_delivery_log (tenant_id, attempted_at)',
 );
 const redis = await startRedisServer();
+const receiver = await startReceiver();
+const targetUrl = receiver.url;
 
-// Receiver: arrivals of the current run's events (by versionId), duplicates and stray ones apart.
-let run = newRun();
-function newRun() {
-  return { expected: new Set(), first: new Map(), total: 0, stray: 0, firstAt: 0, lastAt: 0, failure: '' };
+// A worker process that exits unasked fails the wait under way ({@link arrived}).
+let failure = '';
+const onFailure = new Set();
+/** Resolves once `count` distinct expected events of the current run have arrived; rejects after `ms`. */
+async function arrived(count, ms) {
+  const wait = receiver.wait(count);
+  let timer;
+  let fail;
+  try {
+    return await Promise.race([
+      wait.done,
+      new Promise((_, reject) => {
+        fail = () => reject(new Error(failure));
+        if (failure) fail();
+        onFailure.add(fail);
+        timer = setTimeout(async () => {
+          const { arrived: n } = await receiver.state();
+          reject(new Error(`only ${n} of ${count} deliveries arrived in ${ms} ms`));
+        }, ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    onFailure.delete(fail);
+    await receiver.cancel(wait.id);
+  }
 }
-const waiters = new Set();
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const now = performance.now();
-    const key = /"versionId":"([^"]+)"/.exec(Buffer.concat(chunks).toString('utf8'))?.[1];
-    res.writeHead(200).end();
-    if (!key || !run.expected.has(key)) {
-      run.stray += 1;
-      return;
-    }
-    run.total += 1;
-    if (!run.first.has(key)) {
-      run.first.set(key, now);
-      if (!run.firstAt) run.firstAt = now;
-      run.lastAt = now;
-    }
-    for (const w of waiters) w();
-  });
-});
-receiver.keepAliveTimeout = 60_000;
-receiver.listen(0, '127.0.0.1');
-await once(receiver, 'listening');
-const targetUrl = `http://127.0.0.1:${receiver.address().port}/hooks`;
-
-/** Resolves once `count` distinct expected events have arrived; rejects after `ms`. */
-function arrived(count, ms) {
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      if (run.failure) {
-        waiters.delete(done);
-        clearTimeout(timer);
-        reject(new Error(run.failure));
-        return;
-      }
-      if (run.first.size < count) return;
-      waiters.delete(done);
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      waiters.delete(done);
-      reject(new Error(`only ${run.first.size} of ${count} deliveries arrived in ${ms} ms`));
-    }, ms);
-    waiters.add(done);
-    done();
-  });
-}
+/** A new run: the receiver forgets the arrivals so far. */
+const newRun = () => receiver.reset();
 
 const tenants = [];
 for (let i = 0; i < TENANTS; i += 1) {
@@ -118,30 +99,35 @@ const round = {
   pool,
   oursEnv,
   jobsFile: join(tmpdir(), `bench-peers-jobs-${process.pid}.json`),
+  // The worker processes under way (the undici system sends its jobs to them).
+  workers: [],
 };
 const jobsFor = (count) => Array.from({ length: count }, (_, i) => makeJob(tenants[i % tenants.length]));
-const expect = (jobs) => {
-  for (const job of jobs) run.expected.add(job.payload.versionId);
-};
+const expect = (jobs) => receiver.expect(jobs.map((job) => job.payload.versionId));
 
-/** Worker processes of `system`; one that exits unasked fails the wait under way ({@link arrived}). */
-function startWorkers(system, options) {
+/** Worker processes of `system`, started; one that exits unasked fails the wait under way ({@link arrived}). */
+async function startWorkers(system, options) {
   const { args, env } = workerCommand(system, round, options);
   const dir = process.env.BENCH_PEERS_PROFILE;
-  return Array.from({ length: system.processes }, (_, i) => {
+  const ipc = system.name === 'undici';
+  failure = '';
+  const children = Array.from({ length: system.processes }, (_, i) => {
     const name = `${system.name}-${Date.now()}-${i}.cpuprofile`;
     const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}`] : [];
     const child = spawn(process.execPath, [...profile, ...args], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'ignore', 'inherit', ...(ipc ? ['ipc'] : [])],
     });
     child.once('exit', (code, signal) => {
       if (child.stopping) return;
-      run.failure = `a ${system.name} worker exited unasked (${code ?? signal})`;
-      for (const w of waiters) w();
+      failure = `a ${system.name} worker exited unasked (${code ?? signal})`;
+      for (const fail of onFailure) fail();
     });
     return child;
   });
+  if (ipc) await Promise.all(children.map((c) => once(c, 'message')));
+  round.workers = children;
+  return children;
 }
 const stopWorkers = (children) =>
   Promise.all(
@@ -158,18 +144,17 @@ const cpuOr0 = (pid) => {
   }
 };
 
-/** CPU µs so far of the workers, the database (this database's backends, the server's own processes, Redis for BullMQ) and this process. */
+/** CPU µs so far of the workers, the database (this database's backends, the server's own processes, Redis for BullMQ) and the receiver. */
 async function cpuNow(system, children) {
   const { rows } = await pool.query(
     "SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR backend_type <> 'client backend'",
   );
   const pids = rows.map((r) => r.pid);
-  const own = process.cpuUsage();
   return {
     pg: new Map(pids.map((pid) => [pid, cpuOr0(pid)])),
     redis: system.name === 'bullmq' ? cpuOr0(redis.pid) : 0,
     workers: children.reduce((sum, c) => sum + cpuOr0(c.pid), 0),
-    receiver: own.user + own.system,
+    receiver: cpuOr0(receiver.pid),
   };
 }
 function cpuPerDelivery(start, end, n) {
@@ -183,36 +168,49 @@ function cpuPerDelivery(start, end, n) {
   };
 }
 
-/** A backlog of `size` events, enqueued first (timed), then drained by fresh worker processes. */
+/**
+ * A backlog of `size` events drained by `system`'s worker processes, started first and warmed by
+ * WARMUP_EVENTS deliveries, unmeasured. Then the backlog becomes available at once (one commit;
+ * BullMQ: added while its queue is paused, then resumed) while the warm workers idle: the enqueue
+ * is timed apart, deliveries/s from the first to the last arrival, CPU from the commit to the last
+ * arrival.
+ */
 async function drain(system, size, { logRow = false } = {}) {
-  run = newRun();
-  const jobs = jobsFor(size);
-  expect(jobs);
+  await newRun();
   const conn = await system.connect(round);
-  const t0 = performance.now();
-  await conn.enqueue(jobs);
-  const enqueueSeconds = (performance.now() - t0) / 1000;
-  await conn.close();
-  const children = startWorkers(system, { logRow, jobsFile: round.jobsFile });
+  const children = await startWorkers(system, { logRow });
   let rss = 0;
   const sampler = setInterval(() => {
     for (const c of children) rss = Math.max(rss, rssOr0(c.pid));
   }, 200);
   try {
-    await arrived(1, 120_000);
+    if (WARMUP_EVENTS > 0) {
+      const warm = jobsFor(WARMUP_EVENTS);
+      await expect(warm);
+      await conn.enqueue(warm);
+      await arrived(WARMUP_EVENTS, 600_000);
+    }
+    await newRun();
+    const jobs = jobsFor(size);
+    await expect(jobs);
+    const t0 = hrNow();
+    await conn.enqueue(jobs, { backlog: true });
+    const committedAt = hrNow();
     const start = await cpuNow(system, children);
-    await arrived(size, 600_000);
+    const got = await arrived(size, 600_000);
     const end = await cpuNow(system, children);
     for (const c of children) rss = Math.max(rss, rssOr0(c.pid));
     return {
-      rate: (size - 1) / ((run.lastAt - run.firstAt) / 1000),
-      enqueueSeconds,
-      cpu: cpuPerDelivery(start, end, size - 1),
+      rate: (size - 1) / ((got.lastAt - got.firstAt) / 1000),
+      fromCommit: size / ((got.lastAt - committedAt) / 1000),
+      enqueueSeconds: (committedAt - t0) / 1000,
+      cpu: cpuPerDelivery(start, end, size),
       rssMiB: rss,
     };
   } finally {
     clearInterval(sampler);
     await stopWorkers(children);
+    await conn.close();
   }
 }
 function rssOr0(pid) {
@@ -228,9 +226,9 @@ async function commitAtRate(conn, count) {
   const committed = new Map();
   for (let i = 0; i < count; i += 1) {
     const jobs = jobsFor(1);
-    expect(jobs);
+    await expect(jobs);
     await conn.enqueue(jobs);
-    committed.set(jobs[0].payload.versionId, performance.now());
+    committed.set(jobs[0].payload.versionId, hrNow());
     await new Promise((r) => setTimeout(r, 1000 / LATENCY_RATE));
   }
   return committed;
@@ -239,29 +237,31 @@ async function commitAtRate(conn, count) {
 /** Commit-to-receipt of events committed one at a time at LATENCY_RATE/s to one idle worker. */
 async function latency(system) {
   const conn = await system.connect(round);
-  run = newRun();
-  const children = startWorkers(system, {});
+  await newRun();
+  const children = await startWorkers(system, {});
   try {
     // One event delivered first: the worker has started and listens (start-up is not latency).
     const warm = jobsFor(1);
-    expect(warm);
+    await expect(warm);
     await conn.enqueue(warm);
     await arrived(1, 120_000);
     // Then a second of events at the same rate, unmeasured: what the worker prepares or compiles on
     // its first runs (prepared statements on each pooled connection, optimised code) is start-up too.
     const warming = await commitAtRate(conn, LATENCY_RATE);
     await arrived(1 + warming.size, 60_000);
-    run = newRun();
+    await newRun();
     const total = Math.round(LATENCY_RATE * LATENCY_SECONDS);
     const committed = await commitAtRate(conn, total);
     await arrived(total, 60_000);
-    const instants = [...committed].map(([key, t]) => [t, run.first.get(key)]);
+    const got = await receiver.arrivals([...committed.keys()]);
+    const instants = [...committed.values()].map((sent, i) => [sent, got[i]]);
     if (process.env.LATENCY_SERIES) {
-      const epoch = (t) => +(performance.timeOrigin + t).toFixed(3);
-      const pairs = instants.map(([sent, got]) => [epoch(sent), epoch(got)]);
+      const offset = Date.now() - hrNow();
+      const epoch = (t) => +(t + offset).toFixed(3);
+      const pairs = instants.map(([sent, at]) => [epoch(sent), epoch(at)]);
       process.stderr.write(`latency series ${JSON.stringify(pairs)}\n`);
     }
-    const ms = instants.map(([sent, got]) => got - sent).sort((a, b) => a - b);
+    const ms = instants.map(([sent, at]) => at - sent).sort((a, b) => a - b);
     const at = (p) => ms[Math.min(ms.length - 1, Math.ceil(p * ms.length) - 1)];
     return { p50: at(0.5), p99: at(0.99), samples: ms.length };
   } finally {
@@ -278,14 +278,14 @@ async function latency(system) {
  */
 async function crash(system) {
   const conn = await system.connect(round);
-  run = newRun();
-  let children = startWorkers(system, {});
+  await newRun();
+  let children = await startWorkers(system, {});
   let killedAt = 0;
   try {
     const producing = (async () => {
       for (let i = 0; i < CRASH_EVENTS; i += 20) {
         const jobs = jobsFor(Math.min(20, CRASH_EVENTS - i));
-        expect(jobs);
+        await expect(jobs);
         await conn.enqueue(jobs);
         await new Promise((r) => setTimeout(r, 5));
       }
@@ -296,23 +296,24 @@ async function crash(system) {
     const exited = once(victim, 'exit');
     victim.kill('SIGKILL');
     await exited;
-    killedAt = performance.now();
-    const deliveredAtKill = run.first.size;
+    killedAt = hrNow();
+    const deliveredAtKill = (await receiver.state()).arrived;
     await conn.afterKill();
-    children = startWorkers(system, {});
+    children = await startWorkers(system, {});
     await producing;
     // What has not arrived within the budget counts as lost; a worker that dies unasked fails the round.
     const budgetMs = LEASE_SECONDS * 1000 + 120_000;
     await arrived(CRASH_EVENTS, budgetMs).catch((error) => {
-      if (run.failure) throw error;
+      if (failure) throw error;
     });
+    const got = await receiver.state();
     return {
       events: CRASH_EVENTS,
       deliveredAtKill,
-      delivered: run.first.size,
-      lost: CRASH_EVENTS - run.first.size,
-      duplicates: run.total - run.first.size,
-      secondsAfterKill: (run.lastAt - killedAt) / 1000,
+      delivered: got.arrived,
+      lost: CRASH_EVENTS - got.arrived,
+      duplicates: got.total - got.arrived,
+      secondsAfterKill: (got.lastAt - killedAt) / 1000,
     };
   } finally {
     await stopWorkers(children);
@@ -353,7 +354,7 @@ for (const system of phases.has('crash') ? singles : []) {
   step(`${system.name} kill -9`);
   results[system.name].crash = await crash(system);
 }
-receiver.close();
+await receiver.stop();
 rmSync(round.jobsFile, { force: true });
 await redis.stop();
 await pool.end();

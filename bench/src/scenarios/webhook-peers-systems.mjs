@@ -64,7 +64,8 @@ const inBatches = async (jobs, size, fn) => {
 
 /**
  * The systems, in the report's order. `connect(round)` opens what enqueueing needs and returns
- * `{ enqueue(jobs), afterKill(), close() }`; `spawn` says which processes deliver. `round` holds
+ * `{ enqueue(jobs, { backlog }), afterKill(), close() }` (a backlog becomes available to the
+ * workers all at once); `spawn` says which processes deliver. `round` holds
  * the database URL, the Redis URL, the server's deps (ours) and the subscription target.
  */
 export const SYSTEMS = [
@@ -120,7 +121,7 @@ export const SYSTEMS = [
 ];
 
 /** The command of one delivering process of `system`. */
-export function workerCommand(system, round, { logRow = false, jobsFile = '' } = {}) {
+export function workerCommand(system, round, { logRow = false } = {}) {
   if (system.name.startsWith('ours')) {
     return {
       args: [SERVER_CLI, 'dispatch'],
@@ -136,35 +137,63 @@ export function workerCommand(system, round, { logRow = false, jobsFile = '' } =
       TARGET_URL: round.targetUrl,
       SECRET: round.secret,
       LOG_ROW: logRow ? '1' : '0',
-      JOBS_FILE: jobsFile,
     },
   };
 }
 
 async function oursConnect(round) {
   const { recordVersionEvent } = await import('@customer-api/server/internals');
+  const record = (tx, job) => {
+    const p = job.payload;
+    return recordVersionEvent(tx, round.deps, 'page.version.created', {
+      tenantId: job.tenantId,
+      pageId: p.pageId,
+      audienceId: p.audienceId,
+      versionId: p.versionId,
+      status: p.status,
+      createdAt: new Date(p.createdAt),
+    });
+  };
   return {
-    async enqueue(jobs) {
-      await inBatches(jobs, 200, (batch) =>
-        round.database.db.transaction(async (tx) => {
-          for (const job of batch) {
-            const p = job.payload;
-            await recordVersionEvent(tx, round.deps, 'page.version.created', {
-              tenantId: job.tenantId,
-              pageId: p.pageId,
-              audienceId: p.audienceId,
-              versionId: p.versionId,
-              status: p.status,
-              createdAt: new Date(p.createdAt),
-            });
-          }
-        }),
-      );
+    async enqueue(jobs, { backlog = false } = {}) {
+      if (!backlog) {
+        await inBatches(jobs, 200, (batch) =>
+          round.database.db.transaction(async (tx) => {
+            for (const job of batch) await record(tx, job);
+          }),
+        );
+        return;
+      }
+      await round.database.db.transaction(async (tx) => {
+        for (const job of jobs) await record(tx, job);
+      });
     },
     // A dead dispatcher's leases run out on their own (WEBHOOKS_LEASE_MS).
     async afterKill() {},
     async close() {},
   };
+}
+
+/**
+ * Adds `jobs` with `add(client, batch)` in batches of 200: each batch committed on its own, or, for
+ * a backlog, all of them in one transaction.
+ */
+async function addInBatches(round, jobs, backlog, add) {
+  const client = await round.pool.connect();
+  try {
+    if (!backlog) {
+      await inBatches(jobs, 200, (batch) => add(client, batch));
+      return;
+    }
+    await client.query('BEGIN');
+    await inBatches(jobs, 200, (batch) => add(client, batch));
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 async function graphileConnect(round) {
@@ -175,9 +204,15 @@ async function graphileConnect(round) {
   });
   await utils.migrate();
   return {
-    async enqueue(jobs) {
-      await inBatches(jobs, 200, (batch) =>
-        utils.addJobs(batch.map((payload) => ({ identifier: PEER_TASK, payload }))),
+    // graphile-worker's add_jobs (what utils.addJobs sends), called on a client of ours so that a
+    // backlog goes in one transaction, as its documentation says to add jobs within one.
+    async enqueue(jobs, { backlog = false } = {}) {
+      await addInBatches(round, jobs, backlog, (client, batch) =>
+        client.query(
+          `SELECT FROM graphile_worker.add_jobs(
+             array(SELECT json_populate_recordset(null::graphile_worker.job_spec, $1::json)), false)`,
+          [JSON.stringify(batch.map((payload) => ({ identifier: PEER_TASK, payload })))],
+        ),
       );
     },
     // graphile-worker keeps a dead worker's locks for 4 hours; its documented remedy, run by a
@@ -194,16 +229,23 @@ async function graphileConnect(round) {
 
 async function pgBossConnect(round) {
   const { PgBoss } = await import('pg-boss');
-  const boss = new PgBoss({ connectionString: round.databaseUrl, ...peerSettings.pgBossInstance });
+  // Only sends: its maintenance and schedules are the worker's (both would otherwise also run here).
+  const boss = new PgBoss({
+    connectionString: round.databaseUrl,
+    ...peerSettings.pgBossInstance,
+    supervise: false,
+    schedule: false,
+  });
   boss.on('error', () => {});
   await boss.start();
   if (!(await boss.getQueue(PEER_QUEUE))) await boss.createQueue(PEER_QUEUE, peerSettings.pgBossQueue);
   return {
-    async enqueue(jobs) {
-      await inBatches(jobs, 200, (batch) =>
+    async enqueue(jobs, { backlog = false } = {}) {
+      await addInBatches(round, jobs, backlog, (client, batch) =>
         boss.insert(
           PEER_QUEUE,
           batch.map((data) => ({ data })),
+          { db: { executeSql: (text, values) => client.query(text, values) } },
         ),
       );
     },
@@ -219,10 +261,14 @@ async function bullmqConnect(round) {
     connection: { host: '127.0.0.1', port: Number(new URL(round.redisUrl).port), maxRetriesPerRequest: null },
   });
   return {
-    async enqueue(jobs) {
+    // A backlog goes in while the queue is paused (workers take nothing from a paused queue), so
+    // that all of it becomes available at once, as a commit makes it for the others.
+    async enqueue(jobs, { backlog = false } = {}) {
+      if (backlog) await queue.pause();
       await inBatches(jobs, 200, (batch) =>
         queue.addBulk(batch.map((data) => ({ name: PEER_TASK, data, opts: peerSettings.bullmqJob }))),
       );
+      if (backlog) await queue.resume();
     },
     // A dead worker's job lock runs out (lockDuration) and the next stalled check moves it back.
     async afterKill() {},
@@ -230,11 +276,15 @@ async function bullmqConnect(round) {
   };
 }
 
-/** Plain POSTs: the jobs go to a file the sending process reads (no queue, nothing committed). */
+/**
+ * Plain POSTs: the jobs go to a file, and each sending process under way (`round.workers`) is told
+ * over its IPC channel to read it and send them (no queue, nothing committed).
+ */
 async function undiciConnect(round) {
   return {
     async enqueue(jobs) {
       writeFileSync(round.jobsFile, JSON.stringify(jobs));
+      for (const child of round.workers) child.send({ jobsFile: round.jobsFile });
     },
     async afterKill() {},
     async close() {},

@@ -2,6 +2,9 @@
 // (graphile-worker with its defaults and with a local queue, pg-boss, BullMQ) and plain undici
 // POSTs, doing the same signed deliveries. Each round runs in webhook-peers-round.mjs on Node 24 on
 // a fresh database, the systems in an order rotated by round; ratios are taken within a round.
+// Every system gets the same treatment: one receiver in a process of its own, worker processes
+// started and warmed by a drain of their own before the one measured, the same events over the
+// same tenants.
 import { ensureDatabase } from '../lib/db.mjs';
 import { runJsonScript } from '../lib/proc.mjs';
 import { spread } from '../lib/stats.mjs';
@@ -15,10 +18,10 @@ const DURABLE_PEERS = SYSTEMS.filter((s) => s.durable && !s.name.startsWith('our
 /** Sizes and rounds of a full, quick or smoke run (BENCH_PEER_ROUNDS overrides the rounds). */
 function plan(ctx) {
   const base = ctx.smoke
-    ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300, leaseSeconds: 2 }
+    ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300, leaseSeconds: 2, warmupEvents: 100 }
     : ctx.quick
-      ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000 }
-      : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 10, crashEvents: 3000 };
+      ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000, warmupEvents: 1000 }
+      : { sizes: [2000, 10_000], rounds: 5, latencySeconds: 10, crashEvents: 3000, warmupEvents: 2000 };
   const rounds = Number(process.env.BENCH_PEER_ROUNDS) || base.rounds;
   return { ...base, rounds, latencyRate: 20, tenants: 4 };
 }
@@ -38,6 +41,7 @@ export async function runWebhookPeers(ctx) {
       LATENCY_RATE: String(p.latencyRate),
       LATENCY_SECONDS: String(p.latencySeconds),
       CRASH_EVENTS: String(p.crashEvents),
+      WARMUP_EVENTS: String(p.warmupEvents),
       ...(p.leaseSeconds ? { BENCH_PEERS_LEASE_SECONDS: String(p.leaseSeconds) } : {}),
     };
     rounds.push(await runJsonScript(ctx.nodes.n24, worker, env, { timeoutMs: 2_400_000 }));
