@@ -65,7 +65,7 @@ const inBatches = async (jobs, size, fn) => {
 /**
  * The systems, in the report's order. `connect(round)` opens what enqueueing needs and returns
  * `{ enqueue(jobs, { backlog }), afterKill(), close() }` (a backlog becomes available to the
- * workers all at once); `spawn` says which processes deliver. `round` holds
+ * workers all at once; `enqueue` resolves with the ms its ANALYZE took, if any); `spawn` says which processes deliver. `round` holds
  * the database URL, the Redis URL, the server's deps (ours) and the subscription target.
  */
 export const SYSTEMS = [
@@ -164,9 +164,14 @@ async function oursConnect(round) {
         );
         return;
       }
+      let analyzeMs = 0;
       await round.database.db.transaction(async (tx) => {
         for (const job of jobs) await record(tx, job);
+        const t0 = performance.now();
+        await tx.execute({ text: 'ANALYZE' });
+        analyzeMs = performance.now() - t0;
       });
+      return { analyzeMs };
     },
     // A dead dispatcher's leases run out on their own (WEBHOOKS_LEASE_MS).
     async afterKill() {},
@@ -176,18 +181,23 @@ async function oursConnect(round) {
 
 /**
  * Adds `jobs` with `add(client, batch)` in batches of 200: each batch committed on its own, or, for
- * a backlog, all of them in one transaction.
+ * a backlog, all of them in one transaction that also runs ANALYZE before its commit (it counts the
+ * transaction's own rows), so that the planner's statistics describe the backlog the workers drain.
  */
 async function addInBatches(round, jobs, backlog, add) {
   const client = await round.pool.connect();
   try {
     if (!backlog) {
       await inBatches(jobs, 200, (batch) => add(client, batch));
-      return;
+      return {};
     }
     await client.query('BEGIN');
     await inBatches(jobs, 200, (batch) => add(client, batch));
+    const t0 = performance.now();
+    await client.query('ANALYZE');
+    const analyzeMs = performance.now() - t0;
     await client.query('COMMIT');
+    return { analyzeMs };
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
     throw error;
@@ -206,8 +216,8 @@ async function graphileConnect(round) {
   return {
     // graphile-worker's add_jobs (what utils.addJobs sends), called on a client of ours so that a
     // backlog goes in one transaction, as its documentation says to add jobs within one.
-    async enqueue(jobs, { backlog = false } = {}) {
-      await addInBatches(round, jobs, backlog, (client, batch) =>
+    enqueue(jobs, { backlog = false } = {}) {
+      return addInBatches(round, jobs, backlog, (client, batch) =>
         client.query(
           `SELECT FROM graphile_worker.add_jobs(
              array(SELECT json_populate_recordset(null::graphile_worker.job_spec, $1::json)), false)`,
@@ -240,8 +250,8 @@ async function pgBossConnect(round) {
   await boss.start();
   if (!(await boss.getQueue(PEER_QUEUE))) await boss.createQueue(PEER_QUEUE, peerSettings.pgBossQueue);
   return {
-    async enqueue(jobs, { backlog = false } = {}) {
-      await addInBatches(round, jobs, backlog, (client, batch) =>
+    enqueue(jobs, { backlog = false } = {}) {
+      return addInBatches(round, jobs, backlog, (client, batch) =>
         boss.insert(
           PEER_QUEUE,
           batch.map((data) => ({ data })),
