@@ -4,13 +4,14 @@
 // receiver answering 200 at once in a process of its own (../lib/webhook-receiver.mjs), the systems
 // in an order rotated by ROUND. Per system: backlogs of each of SIZES events over TENANTS tenants,
 // each drained by worker processes started for it and first warmed by a drain of WARMUP_EVENTS
-// (default 2000) events, unmeasured, and the backlog committed at once while the workers idle, with
-// the planner's statistics taken in its transaction (enqueue timed apart, without that ANALYZE);
-// deliveries/s from the first to the last arrival, with CPU per delivery of workers, database and
-// receiver from the commit to the last arrival, and peak worker RSS; the largest again with one
-// delivery-log row written per peer job; commit-to-receipt latency at LATENCY_RATE events/s; and a
-// kill -9 of the worker a third into a stream of CRASH_EVENTS still being committed, with
-// duplicates and losses counted. Prints one JSON line.
+// (default 2000) events, unmeasured (the database vacuumed before, checkpointed after), and the
+// backlog committed at once while the workers idle, with the planner's statistics taken in its
+// transaction (enqueue timed apart, without that ANALYZE); deliveries/s from the first to the last
+// arrival, with CPU per delivery of workers, database and receiver from the commit to the last
+// arrival, and peak worker RSS; the largest again with one delivery-log row written per peer job;
+// commit-to-receipt latency at LATENCY_RATE events/s; and a kill -9 of the worker a third into a
+// stream of CRASH_EVENTS still being committed, with duplicates and losses counted. Prints one JSON
+// line.
 // While working on the engine: SYSTEMS_ONLY=ours,graphile-worker-local-queue runs some systems
 // (their drains only; PHASES=drains,logged,latency,crash picks the steps), LATENCY_SERIES=1 prints
 // each latency event's commit and receipt instants (ms since the epoch) to stderr, and
@@ -145,10 +146,14 @@ const cpuOr0 = (pid) => {
   }
 };
 
-/** CPU µs so far of the workers, the database (this database's backends, the server's own processes, Redis for BullMQ) and the receiver. */
+/**
+ * CPU µs so far of the workers, the database (this database's backends and the server's own
+ * processes, not another database's autovacuum; Redis for BullMQ) and the receiver.
+ */
 async function cpuNow(system, children) {
   const { rows } = await pool.query(
-    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() OR backend_type <> 'client backend'",
+    `SELECT pid FROM pg_stat_activity
+      WHERE datname = current_database() OR (datname IS NULL AND backend_type <> 'client backend')`,
   );
   const pids = rows.map((r) => r.pid);
   return {
@@ -170,14 +175,17 @@ function cpuPerDelivery(start, end, n) {
 }
 
 /**
- * A backlog of `size` events drained by `system`'s worker processes, started first and warmed by
- * WARMUP_EVENTS deliveries, unmeasured. Then the backlog becomes available at once (one commit,
- * after an ANALYZE in its transaction; BullMQ: added while its queue is paused, then resumed) while
- * the warm workers idle: the enqueue is timed apart, deliveries/s from the first to the last
- * arrival, CPU from the commit to the last arrival.
+ * A backlog of `size` events drained by `system`'s worker processes. The database is vacuumed
+ * first (the dead rows of the systems before are not this one's to clean up), the workers started
+ * and warmed by WARMUP_EVENTS deliveries, unmeasured, and a CHECKPOINT taken (the pages the systems
+ * before dirtied are not this one's to write). Then the backlog becomes available at once (one
+ * commit, after an ANALYZE in its transaction; BullMQ: added while its queue is paused, then
+ * resumed) while the warm workers idle: the enqueue is timed apart, deliveries/s from the first to
+ * the last arrival, CPU from the commit to the last arrival.
  */
 async function drain(system, size, { logRow = false } = {}) {
   await newRun();
+  await pool.query('VACUUM');
   const conn = await system.connect(round);
   const children = await startWorkers(system, { logRow });
   let rss = 0;
@@ -191,6 +199,7 @@ async function drain(system, size, { logRow = false } = {}) {
       await conn.enqueue(warm);
       await arrived(WARMUP_EVENTS, 600_000);
     }
+    await pool.query('CHECKPOINT');
     await newRun();
     const jobs = jobsFor(size);
     await expect(jobs);
