@@ -33,6 +33,15 @@ function rateRow(name, s, sizes) {
   ];
 }
 
+/** How the drains were run: warm workers and a receiver of its own since `warmupEvents` is recorded. */
+function drainSetup(run) {
+  const sizes = run.sizes.map(n).join(' and ');
+  if (!run.warmupEvents) {
+    return `Backlogs of ${sizes} events over ${run.tenants} tenants, enqueued in batches of 200 before the workers start (enqueue time apart); rate from the first to the last arrival.`;
+  }
+  return `Every system runs in the same setup: one receiver in a process of its own (the same code for all, so that no system's deliveries share an event loop with the bench), worker processes started for each backlog and warmed by a drain of ${n(run.warmupEvents)} events of their own, unmeasured (start-up, connection pools, prepared statements, compiled code), the database vacuumed before they start and checkpointed before the backlog (no system pays for the dead rows and dirty pages of the one before). Backlogs of ${sizes} events over ${run.tenants} tenants, committed at once while the warm workers idle (batches of 200 in one transaction, which runs ANALYZE before its commit so that the planner's statistics describe the backlog, as autovacuum's would for a backlog that stays, rather than whatever table the last autovacuum saw; BullMQ: added while its queue is paused, then resumed), enqueue time apart (without the ANALYZE); rate from the first to the last arrival, CPU from the commit to the last arrival. Workers, each in its documented setup for throughput unless named defaults: ours \`customer-api dispatch\` (1 or 2 processes, every tenant allowed all 16 slots); graphile-worker \`run()\` with 16 concurrent jobs, either its defaults otherwise (a pool of 10, a database fetch per job) or a local queue of concurrency + 1 jobs with completions batched (the settings its release notes recommend for high concurrency, below); pg-boss one \`work()\` on a \`notify\` queue fetching batches of 16 and fetching again at once while batches come back full; BullMQ one \`Worker\` with concurrency 16, completed jobs removed; plain undici 16 POSTs in flight.`;
+}
+
 /** The section on the peers; empty for reports measured before they were. */
 export function peersSection(w) {
   if (!w.peers) return [];
@@ -54,7 +63,7 @@ export function peersSection(w) {
     '',
     `### Against the job queues a team would pick`,
     '',
-    `The same deliveries through each system, ${run.rounds} round${run.rounds > 1 ? 's' : ''} on a fresh database each, the systems in an order rotated by round (ratios are taken within a round: a shared machine's load drifts between systems). Every peer job builds the body ours sends (\`{timestamp, eventId, payload}\`), signs it twice as ours does (the spec's \`sha256=\` HMAC and the Standard Webhooks \`v1,\`), POSTs it through a keep-alive undici Agent, 16 in flight per process, and completes only after the receiver's 2xx (anything else throws and the queue retries it). Backlogs of ${sizes.map(n).join(' and ')} events over ${run.tenants} tenants, enqueued in batches of 200 before the workers start (enqueue time apart); rate from the first to the last arrival. CPU per delivery in µs: worker processes / database (this database's PostgreSQL backends and the server's own processes; Redis for BullMQ) / receiver. RSS: a worker process's peak during the ${n(largest)} drain. Figures: median (min–max) over rounds; ours / it: ours' (1 process) deliveries/s over that system's, within each round.`,
+    `The same deliveries through each system, ${run.rounds} round${run.rounds > 1 ? 's' : ''} on a fresh database each, the systems in an order rotated by round (ratios are taken within a round: a shared machine's load drifts between systems). Every peer job builds the body ours sends (\`{timestamp, eventId, payload}\`), signs it twice as ours does (the spec's \`sha256=\` HMAC and the Standard Webhooks \`v1,\`), POSTs it through a keep-alive undici Agent, 16 in flight per process, and completes only after the receiver's 2xx (anything else throws and the queue retries it). ${drainSetup(run)} CPU per delivery in µs: worker processes / database (this database's PostgreSQL backends and the server's own processes; Redis for BullMQ) / receiver. RSS: a worker process's peak during the ${n(largest)} drain. Figures: median (min–max) over rounds; ours / it: ours' (1 process) deliveries/s over that system's, within each round.`,
     '',
     table(
       [
