@@ -210,11 +210,13 @@ row), and the queue read's plan.`,
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
 
-**Size of \`tools/list\`** (compact JSON of the committed snapshots, 2026-11-27): all 46 tools
-99,699 bytes, the default toolset (12 tools) 30,002, the 16 read-only tools 33,861; \`create_page\`
+**Size of \`tools/list\`** (compact JSON of the committed snapshots, 2026-12-06): all 46 tools
+102,041 bytes, the default toolset (12 tools) 30,002, the 16 read-only tools 34,530; \`create_page\`
 alone is 7,719 and the longest description 401 characters (2026-11-24: 96,986, 29,372, 32,744 and
-6,939; the difference is the field descriptions the contract now carries). Tests hold the default list under 32,000
-bytes and the read-only list under half the full one. Spelling out every nested output shape instead
+6,939; the difference is the field descriptions the contract now carries; 2026-11-27: 99,699 for all
+tools, the rest is \`maxDeliveriesPerSecond\` and the \`webhook.*\` event types in the subscription and
+delivery tools). Tests hold the default list under 32,000 bytes, every tool under 2,250 bytes on
+average and the read-only list under half the full one. Spelling out every nested output shape instead
 of one object level would have taken the 42-tool list of the first release from 77 KB to 110 KB;
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,

@@ -232,8 +232,14 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     };
     const since = new Date(Date.now() - 60_000).toISOString();
     const canonical: Canonical = new Map();
-    const [{ subs }] = await Promise.all([
-      driveSuccess(rec, server.keys, canonical, (type) => `${proxy.url}/hooks/${type}`),
+    const [{ subs, watchers }] = await Promise.all([
+      driveSuccess(
+        rec,
+        server.keys,
+        canonical,
+        (type) => `${proxy.url}/hooks/${type}`,
+        (status) => `${upstream.url}/fail/${status}`,
+      ),
       driveAssets(rec, server.keys, proxy.url, canonical),
     ]);
     phase('successes');
@@ -242,7 +248,11 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     const refused = proxy.line(/post \/hooks\/\S+ .*✖/).then((line) => {
       throw new Error(`Prism refused a webhook delivery: ${line}`);
     });
-    await Promise.race([upstream.waitFor(EVENT_TYPES), refused, missingAfter(WEBHOOKS_WAIT_MS, subs)]);
+    await Promise.race([
+      upstream.waitFor(EVENT_TYPES),
+      refused,
+      missingAfter(WEBHOOKS_WAIT_MS, [...subs, ...watchers]),
+    ]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
     const recording = recordExamples(committed, rec, canonical, upstream.bodies);

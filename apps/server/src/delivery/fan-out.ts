@@ -24,7 +24,7 @@ const pendingStatement = statement({
   name: 'webhook_fan_out_pending',
   params: { batch: int },
   sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
-  s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
+  e.subject_subscription_id AS "subjectId", s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
 FROM (SELECT event_id, tenant_id FROM webhook_event_queue ORDER BY event_id LIMIT ${p.batch}) q
 LEFT JOIN webhook_events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id
 LEFT JOIN webhook_subscriptions s
@@ -76,6 +76,7 @@ interface PendingRow {
   tenantId: string;
   type: WebhookEventType | null;
   createdAt: Date | null;
+  subjectId: string | null;
   subscriptionId: string | null;
   eventTypes: string[] | null;
   subscribedAt: Date | null;
@@ -94,7 +95,7 @@ export interface FanOutOptions {
 
 /**
  * Turns up to `batch` outbox events into first delivery attempts, one per matching subscription
- * that existed when the event happened, and takes the events off the fan-out queue, in two round
+ * that existed when the event happened (never the subscription an operational event is about), and takes the events off the fan-out queue, in two round
  * trips (a read, then one statement that locks, inserts, counts and dequeues): an event is fanned
  * out exactly once, even with several dispatchers. Returns the queued events it found (0: none left).
  */
@@ -113,6 +114,7 @@ export async function fanOut(
     events.set(row.id, row.tenantId);
     if (!row.type || !row.createdAt || !row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
     if (row.subscribedAt.getTime() > row.createdAt.getTime()) continue;
+    if (row.subscriptionId === row.subjectId) continue;
     if (!matchesEventType(row.eventTypes, row.type)) continue;
     const target = {
       tenantId: row.tenantId,

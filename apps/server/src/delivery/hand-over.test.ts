@@ -160,4 +160,23 @@ describe("an idle dispatcher's hand-over", () => {
     expect(scans.length).toBeGreaterThan(0);
     expect(scans.every((s) => s.index === 'webhook_events_pkey')).toBe(true);
   });
+
+  it('never hands an operational event to the subscription it is about', async () => {
+    const tenant = await t.seed.tenant();
+    const subject = await h.subscribe(URL, { eventTypes: ['webhook.*'] }, tenant);
+    const watcher = await h.subscribe(URL, { eventTypes: ['webhook.delivery.exhausted'] }, tenant);
+    time.advance(1_000);
+    await query(
+      t.database.db,
+      `WITH ev AS (INSERT INTO webhook_events (id, tenant_id, type, payload, created_at, subject_subscription_id)
+         VALUES ('evt_ops', $1, 'webhook.delivery.exhausted', '{}', $2, $3))
+       INSERT INTO webhook_event_queue (event_id, tenant_id) VALUES ('evt_ops', $1)`,
+      [tenant.tenantId, time.clock().toISOString(), subject.webhookSubscriptionId],
+    );
+    const handed = await handOver(t.database.db, deps, request(16));
+    expect(handed.claimed.map((c) => c.row.subscriptionId)).toEqual([watcher.webhookSubscriptionId]);
+    expect((await attempts(tenant.tenantId)).map((r) => r.subscription_id)).toEqual([
+      watcher.webhookSubscriptionId,
+    ]);
+  });
 });

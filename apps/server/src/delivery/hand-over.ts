@@ -43,11 +43,12 @@ const handOverStatement = statement({
 ), cand AS MATERIALIZED (
   SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
   FROM ev CROSS JOIN LATERAL (
-    SELECT x.tenant_id, x.type, x.created_at FROM webhook_events x
+    SELECT x.tenant_id, x.type, x.created_at, x.subject_subscription_id FROM webhook_events x
     WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
   ) e CROSS JOIN LATERAL (
     SELECT y.id FROM webhook_subscriptions y
     WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
+      AND y.id IS DISTINCT FROM e.subject_subscription_id
       AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
         WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
     OFFSET 0

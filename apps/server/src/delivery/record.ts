@@ -1,3 +1,4 @@
+import { VERSION_EVENT_TYPES } from '@customer-api/contract';
 import type { Handle, Tx } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
@@ -11,6 +12,7 @@ import {
   pendingAttempt,
   queueAttempts,
 } from './deliveries.repo.js';
+import { recordOperationalEvent } from './outbox.js';
 import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { SendOutcome } from './sender.js';
 import type { Recorded, SuccessRecording } from './types.js';
@@ -82,43 +84,68 @@ interface Failure {
   now: Date;
 }
 
-/** The failure path of {@link recordOutcome}, inside its transaction. */
+/**
+ * The failure path of {@link recordOutcome}, inside its transaction. Disabling a subscription that
+ * was active, and the last retry of a version event failing, each write their operational event
+ * (`webhook.subscription.disabled`, `webhook.delivery.exhausted`) in the same transaction. A
+ * failed delivery of an operational event writes none, so events about events cannot loop.
+ */
 async function recordFailure(tx: Tx, deps: RecordDeps, f: Failure): Promise<Recorded> {
   const { delivery, now } = f;
   const complete = async (result: AttemptResult) => {
     // Lease lost: roll back whatever this transaction wrote; the new holder records instead.
     if (!(await completeAttempt(tx, delivery, f.token, result))) throw new LeaseLostError();
   };
-  if (f.outcome.status === 410) {
-    await complete(f.failed);
-    await disableSubscription(
-      tx,
-      delivery.tenantId,
-      delivery.subscriptionId,
-      'The receiver answered 410 Gone.',
-      now,
-    );
-    return 'disabled';
-  }
   const subscription = await markFailing(tx, delivery.tenantId, delivery.subscriptionId, now);
-  if (subscription?.status === 'active' && failedTooLong(subscription.failingSince, now)) {
+  const active = subscription?.status === 'active';
+  const disableReason =
+    f.outcome.status === 410
+      ? 'The receiver answered 410 Gone.'
+      : active && failedTooLong(subscription.failingSince, now)
+        ? 'Every delivery failed for 5 days.'
+        : undefined;
+  if (disableReason) {
     await complete(f.failed);
-    await disableSubscription(
+    const disabled = await disableSubscription(
       tx,
       delivery.tenantId,
       delivery.subscriptionId,
-      'Every delivery failed for 5 days.',
+      disableReason,
       now,
     );
+    if (active && disabled) {
+      await recordOperationalEvent(tx, deps, delivery.tenantId, {
+        type: 'webhook.subscription.disabled',
+        webhookSubscriptionId: disabled.id,
+        url: disabled.url,
+        disabledReason: disableReason,
+      });
+    }
     return 'disabled';
   }
-  const retryAt =
-    subscription?.status === 'active' ? scheduleRetry(deps, delivery, f.outcome, now) : undefined;
+  const retryAt = active ? scheduleRetry(deps, delivery, f.outcome, now) : undefined;
   await complete({ ...f.failed, nextAttemptAt: retryAt ?? null });
-  if (!retryAt) return 'failed';
-  await insertRetry(tx, deps, delivery, retryAt);
-  return 'retrying';
+  if (retryAt) {
+    await insertRetry(tx, deps, delivery, retryAt);
+    return 'retrying';
+  }
+  if (active && delivery.retryStep !== null && isVersionEvent(delivery.eventType)) {
+    await recordOperationalEvent(tx, deps, delivery.tenantId, {
+      type: 'webhook.delivery.exhausted',
+      webhookSubscriptionId: delivery.subscriptionId,
+      eventId: delivery.eventId,
+      eventType: delivery.eventType,
+      deliveryId: delivery.id,
+      attempts: delivery.attempt,
+      responseStatus: f.outcome.status,
+      error: f.failed.error ?? failureText(f.outcome),
+    });
+  }
+  return 'failed';
 }
+
+const isVersionEvent = (type: string): type is (typeof VERSION_EVENT_TYPES)[number] =>
+  (VERSION_EVENT_TYPES as readonly string[]).includes(type);
 
 class LeaseLostError extends Error {}
 

@@ -55,4 +55,40 @@ describe('typed webhook parsing', () => {
     expect(result).toBe('handled');
     expect(dispatchWebhookEvent(parsed, {})).toBeUndefined();
   });
+
+  it('types the operational events, which carry no version', () => {
+    const exhausted = parseWebhookEvent('webhook.delivery.exhausted', {
+      timestamp: '2026-01-31T12:00:00.000Z',
+      eventId: 'evt_ops',
+      payload: {
+        type: 'webhook.delivery.exhausted',
+        webhookSubscriptionId: 'whsub_1',
+        eventId: 'evt_1',
+        eventType: 'page.version.created',
+        deliveryId: 'whdel_1',
+        attempts: 8,
+        responseStatus: null,
+        error: 'Connection refused',
+      },
+    });
+    expectTypeOf(exhausted.payload.attempts).toEqualTypeOf<number>();
+    expect(exhausted.payload.webhookSubscriptionId).toBe('whsub_1');
+    const disabled = parseWebhookDelivery({
+      timestamp: '2026-01-31T12:00:00.000Z',
+      eventId: 'evt_ops2',
+      payload: {
+        type: 'webhook.subscription.disabled',
+        webhookSubscriptionId: 'whsub_1',
+        url: 'https://hooks.example.com/in',
+        disabledReason: 'The receiver answered 410 Gone.',
+      },
+    });
+    expect(
+      dispatchWebhookEvent(disabled, { 'webhook.subscription.disabled': (d) => d.payload.disabledReason }),
+    ).toBe('The receiver answered 410 Gone.');
+    // A payload missing what its type promises is refused.
+    expect(() =>
+      parseWebhookDelivery({ ...disabled, payload: { type: 'webhook.subscription.disabled' } }),
+    ).toThrow(expect.objectContaining({ reason: 'invalid_body' }));
+  });
 });

@@ -2,22 +2,34 @@ import { z } from 'zod';
 import { AudienceVersionStatusSchema } from '../audiences/audiences.schemas.js';
 import { TimestampSchema } from '../common/primitives.js';
 
-/** Webhook event kinds: audience version lifecycle events in the `page.version.*` namespace. */
-export const WebhookEventTypeSchema = z.enum([
+/** Audience version lifecycle events, the `page.version.*` namespace. */
+export const VERSION_EVENT_TYPES = [
   'page.version.created',
   'page.version.published',
   'page.version.cancelled',
   'page.version.archived',
-]);
+] as const;
+
+/**
+ * Operational events about the webhooks themselves, the `webhook.*` namespace: sent only to
+ * subscriptions that name them (or `webhook.*`), never to the subscription they are about.
+ */
+export const OPERATIONAL_EVENT_TYPES = [
+  'webhook.delivery.exhausted',
+  'webhook.subscription.disabled',
+] as const;
+
+/** Webhook event kinds: version events (`page.version.*`) and operational events (`webhook.*`). */
+export const WebhookEventTypeSchema = z.enum([...VERSION_EVENT_TYPES, ...OPERATIONAL_EVENT_TYPES]);
 /** A webhook event kind. */
 export type WebhookEventType = z.infer<typeof WebhookEventTypeSchema>;
 
 /** Every webhook event kind, in a stable order. */
 export const WEBHOOK_EVENT_TYPES = WebhookEventTypeSchema.options;
 
-/** What a subscription can ask for: one event kind or the `page.version.*` wildcard. */
-export const WebhookEventTypeFilterSchema = z.enum([...WEBHOOK_EVENT_TYPES, 'page.version.*']);
-/** An event kind or the `page.version.*` wildcard. */
+/** What a subscription can ask for: one event kind, or a namespace's wildcard. */
+export const WebhookEventTypeFilterSchema = z.enum([...WEBHOOK_EVENT_TYPES, 'page.version.*', 'webhook.*']);
+/** An event kind or a namespace's wildcard (`page.version.*`, `webhook.*`). */
 export type WebhookEventTypeFilter = z.infer<typeof WebhookEventTypeFilterSchema>;
 
 const versionEventFields = {
@@ -28,7 +40,7 @@ const versionEventFields = {
   createdAt: TimestampSchema.describe('When the version was created.'),
 };
 
-const versionEvent = <T extends WebhookEventType>(type: T) =>
+const versionEvent = <T extends (typeof VERSION_EVENT_TYPES)[number]>(type: T) =>
   z.object({ type: z.literal(type), ...versionEventFields }).meta({
     id: `${type
       .split('.')
@@ -45,6 +57,30 @@ export const PageVersionCancelledPayloadSchema = versionEvent('page.version.canc
 /** Payload of `page.version.archived`. */
 export const PageVersionArchivedPayloadSchema = versionEvent('page.version.archived');
 
+/** Payload of `webhook.delivery.exhausted`: an event's last retry to a subscription failed. */
+export const WebhookDeliveryExhaustedPayloadSchema = z
+  .object({
+    type: z.literal('webhook.delivery.exhausted'),
+    webhookSubscriptionId: z.string().describe('The subscription the event was not delivered to.'),
+    eventId: z.string().describe('The event whose every attempt failed.'),
+    eventType: z.enum(VERSION_EVENT_TYPES),
+    deliveryId: z.string().describe('The last attempt.'),
+    attempts: z.number().int().min(1).describe('Attempts made, the last included.'),
+    responseStatus: z.number().int().nullable().describe("The last attempt's HTTP status; null: no answer."),
+    error: z.string().describe('Why the last attempt failed.'),
+  })
+  .meta({ id: 'WebhookDeliveryExhaustedPayload' });
+
+/** Payload of `webhook.subscription.disabled`: the server disabled a subscription that kept failing. */
+export const WebhookSubscriptionDisabledPayloadSchema = z
+  .object({
+    type: z.literal('webhook.subscription.disabled'),
+    webhookSubscriptionId: z.string().describe('The subscription disabled.'),
+    url: z.string().describe('Its receiver URL.'),
+    disabledReason: z.string().describe('Why it was disabled: a 410 Gone answer, or 5 days of failures.'),
+  })
+  .meta({ id: 'WebhookSubscriptionDisabledPayload' });
+
 /** The payload of any webhook event, discriminated by `type`. */
 export const WebhookEventPayloadSchema = z
   .discriminatedUnion('type', [
@@ -52,6 +88,8 @@ export const WebhookEventPayloadSchema = z
     PageVersionPublishedPayloadSchema,
     PageVersionCancelledPayloadSchema,
     PageVersionArchivedPayloadSchema,
+    WebhookDeliveryExhaustedPayloadSchema,
+    WebhookSubscriptionDisabledPayloadSchema,
   ])
   .meta({ id: 'WebhookEventPayload' });
 /** The payload of any webhook event. */

@@ -33,7 +33,7 @@ export const webhooksContract = c.router({
     },
     summary: 'Create a webhook subscription',
     description:
-      'Subscribes a URL to page.version.* events. The response carries the signingSecret once; it is never shown again. A tenant has at most 16 subscriptions (the server setting WEBHOOKS_MAX_SUBSCRIPTIONS); one more is 409.',
+      'Subscribes a URL to events: page.version.* by default; the operational webhook.* events (a delivery exhausted, a subscription disabled) only when named. The response carries the signingSecret once; it is never shown again. A tenant has at most 16 subscriptions (the server setting WEBHOOKS_MAX_SUBSCRIPTIONS); one more is 409.',
     metadata: operation('Webhook Subscriptions', 'create', { openWorld: true }),
   },
   listWebhookSubscriptions: {

@@ -38,9 +38,13 @@ export const WebhookSubscriptionWithSecretSchema = WebhookSubscriptionSchema.ext
 /** A subscription with its signing secret. */
 export type WebhookSubscriptionWithSecret = z.infer<typeof WebhookSubscriptionWithSecretSchema>;
 
-const EVENT_TYPES_TEXT = 'Event types to deliver, e.g. page.version.published, or page.version.* for all.';
+const EVENT_TYPES_TEXT =
+  'Event types, e.g. page.version.published; page.version.* for all; webhook.* events only if named.';
 
-/** Body of `createWebhookSubscription`. `eventTypes` defaults to every event (`page.version.*`). */
+/**
+ * Body of `createWebhookSubscription`. `eventTypes` defaults to every version event
+ * (`page.version.*`); the operational `webhook.*` events go only to subscriptions that name them.
+ */
 export const CreateWebhookSubscriptionBodySchema = z
   .object({
     url: z

@@ -15,14 +15,17 @@ export type Canonical = Map<string, Call>;
 /**
  * Drives every operation of the API but the assets' to success once, in an order that gives each
  * the ids it needs, and keeps each operation's call in `canonical`; returns the webhook
- * subscriptions it made. `hookUrl(type)` is where the subscription for an event type is delivered
- * (the validating proxy, in front of a real receiver).
+ * subscriptions it made (and, as `watchers`, those of the operational events and the two that
+ * fail to provoke them). `hookUrl(type)` is where the subscription for an event type is delivered
+ * (the validating proxy, in front of a real receiver); `failUrl(status)` a receiver answering
+ * `status` to every delivery.
  */
 export async function driveSuccess(
   rec: Recorder,
   keys: Keys,
   canonical: Canonical,
   hookUrl: (type: string) => string,
+  failUrl: (status: number) => string,
 ) {
   const key = keys.owner;
   const call = async (c: Omit<Call, 'key'>) => {
@@ -49,6 +52,31 @@ export async function driveSuccess(
     await call({ operation: 'getPage', method: 'GET', path: p, expect: 200 });
     await call({ operation: 'listPages', method: 'GET', path: '/v0/pages?limit=5', expect: 200 });
 
+    // The operational events, each to a subscription of its own: a receiver answering 410 Gone
+    // gets its subscription disabled, one answering 500 exhausts its retries. (Made first
+    // and outside `canonical`: the examples show the version events' subscriptions.)
+    const watchers: string[] = [];
+    const subscribe = async (body: Record<string, unknown>) => {
+      const { body: sub } = await rec.send({
+        operation: 'createWebhookSubscription',
+        method: 'POST',
+        path: '/v0/webhook_subscriptions',
+        expect: 201,
+        key,
+        body,
+      });
+      watchers.push(str(sub, 'webhookSubscriptionId'));
+    };
+    for (const type of ['webhook.delivery.exhausted', 'webhook.subscription.disabled']) {
+      await subscribe({ url: hookUrl(type), eventTypes: [type], description: `Receives ${type}` });
+    }
+    for (const status of [410, 500]) {
+      await subscribe({
+        url: failUrl(status),
+        eventTypes: ['page.version.created'],
+        description: `Answers ${status}`,
+      });
+    }
     const subs: string[] = [];
     for (const type of [
       'page.version.created',
@@ -221,7 +249,7 @@ export async function driveSuccess(
       body: {},
     });
 
-    return subs;
+    return { subs, watchers };
   };
   const personsBranch = async () => {
     const person = await call({
@@ -302,6 +330,6 @@ export async function driveSuccess(
       body: { title: 'Pricing and plans' },
     });
   };
-  const [subs] = await Promise.all([pagesBranch(), personsBranch(), topicsBranch()]);
-  return { canonical, subs };
+  const [{ subs, watchers }] = await Promise.all([pagesBranch(), personsBranch(), topicsBranch()]);
+  return { canonical, subs, watchers };
 }

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * What the validating proxy forwards to: the webhook receiver for `/hooks/<event type>` (it
- * acknowledges every delivery with 200 and keeps its type), the real server for everything else,
+ * acknowledges every delivery with 200 and keeps its type), a receiver answering `<status>` to
+ * whatever reaches `/fail/<status>` directly (not through the proxy), the real server for everything else,
  * passed through byte for byte. One proxy then validates the API traffic and the deliveries.
  */
 export interface Upstream {
@@ -25,6 +26,11 @@ export async function startUpstream(server: string): Promise<Upstream> {
   const waiting: Array<() => void> = [];
   const http = createServer((req, res) => {
     const url = req.url ?? '/';
+    if (url.startsWith('/fail/')) {
+      req.resume();
+      req.on('end', () => res.writeHead(Number(url.slice('/fail/'.length)) || 500).end());
+      return;
+    }
     if (url.startsWith('/hooks/')) {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -16,6 +16,8 @@ export const webhookEvents = pgTable(
     type: text('type').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: ts('created_at').notNull(),
+    /** The subscription an operational event (`webhook.*`) is about: never delivered to it. */
+    subjectSubscriptionId: text('subject_subscription_id'),
   },
   (t) => [
     primaryKey({ name: 'webhook_events_pkey', columns: [t.tenantId, t.id] }),
