@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedDemoData } from './cli/demo-data.js';
-import { createAsset, putBytes } from './modules/assets/content/test-support.js';
+import { createAsset, putBytes } from './test/asset-content.js';
 import { TEST_BASE_URL, useTestApp } from './test/test-app.js';
 
 const t = useTestApp();

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../delivery/testing/harness.js';
-import { startReceiver, type TestReceiver } from '../delivery/testing/receiver.js';
 import { TEST_SECRETS_KEY, useTestApp } from '../test/test-app.js';
+import { startReceiver, type TestReceiver } from '../test/webhook-receiver.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 
 const mainJs = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 const settings = loadTestSettings();

@@ -1,12 +1,12 @@
 import { verifyWebhook } from '@customer-api/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startReceiver, type TestReceiver } from '../delivery/testing/receiver.js';
 import { newId } from '../lib/ids.js';
 import { openSecretBox } from '../secrets/keyring.js';
 import { generateEncryptionKey, parseEncryptionKeys, SecretBox } from '../secrets/secret-box.js';
-import { type OpenedApp, useDurableDatabase } from '../secrets/testing.js';
+import { type OpenedApp, useDurableDatabase } from '../test/secrets.js';
 import type { TestTenant } from '../test/seed.js';
 import { query } from '../test/sql.js';
+import { startReceiver, type TestReceiver } from '../test/webhook-receiver.js';
 import { runCli } from './cli.js';
 
 const OLD = generateEncryptionKey();

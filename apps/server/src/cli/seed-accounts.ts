@@ -3,8 +3,11 @@ import type { Database } from '../db/database.js';
 import { sql, statement } from '../db/sql.js';
 import { adjustCounter } from '../lib/counters.js';
 import { newId } from '../lib/ids.js';
-import { insertAccounts } from '../modules/accounts/accounts.repo.js';
-import { ACCOUNTS_COUNTER, EMPTY_ACCOUNTS_COUNTER } from '../modules/accounts/accounts.service.js';
+import {
+  ACCOUNTS_COUNTER,
+  EMPTY_ACCOUNTS_COUNTER,
+  insertAccountsInBulk,
+} from '../modules/accounts/accounts.service.js';
 import type { Progress } from './progress.js';
 
 /**
@@ -40,7 +43,7 @@ export async function seedAccounts(
       updatedAt: now,
     }));
     inserted += await database.db.transaction(async (tx) => {
-      const added = await insertAccounts(tx, tenantId, rows);
+      const added = await insertAccountsInBulk(tx, tenantId, rows);
       // New accounts have no persons: they count among all accounts and the empty ones.
       await adjustCounter(tx, tenantId, ACCOUNTS_COUNTER, added);
       await adjustCounter(tx, tenantId, EMPTY_ACCOUNTS_COUNTER, added);

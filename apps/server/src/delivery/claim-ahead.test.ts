@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { query } from '../test/sql.js';
+import { useWebhookTest } from '../test/webhooks.js';
 import type { Recorded } from './record.js';
-import { useWebhookTest } from './testing/harness.js';
 
 // One slot, so that a dispatcher holds exactly one attempt claimed ahead while it sends another.
 // Sends that outlast the test (the receiver holds them), and a lease with room past them: an

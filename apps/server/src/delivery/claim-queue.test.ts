@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { DeliveryRow } from './attempts.repo.js';
 import { ClaimQueue } from './claim-queue.js';
-import type { DeliveryRow } from './deliveries.repo.js';
 import type { Claimed } from './lease.repo.js';
 
 const T0 = Date.parse('2030-01-01T12:00:00.000Z');

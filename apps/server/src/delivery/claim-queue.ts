@@ -1,4 +1,4 @@
-import type { DeliveryRow } from './deliveries.repo.js';
+import type { DeliveryRow } from './attempts.repo.js';
 import type { Claimed, InFlight } from './lease.repo.js';
 
 /** The most attempts a {@link ClaimQueue} holds. */

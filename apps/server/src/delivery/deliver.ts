@@ -9,7 +9,7 @@ import {
   openPreviousSecret,
   type StoredSecrets,
 } from '../secrets/subscription-secrets.js';
-import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './deliveries.repo.js';
+import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './attempts.repo.js';
 import { recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';

@@ -40,7 +40,7 @@ export const ATTEMPT_PARAMS = {
   attemptScopes: textArray,
 };
 
-/** `unnest(…) AS a(…)`: the attempts of `attemptInput` (deliveries.repo.ts), one array parameter per column. */
+/** `unnest(…) AS a(…)`: the attempts of `attemptInput` (attempts.repo.ts), one array parameter per column. */
 export function unnestAttempts(p: Refs<typeof ATTEMPT_PARAMS>): Sql {
   return sql`unnest(${p.attemptIds}::text[], ${p.attemptTenantIds}::text[], ${p.attemptSubscriptionIds}::text[],
 ${p.attemptEventIds}::text[], ${p.attemptEventTypes}::text[], ${p.attemptNumbers}::int[], ${p.attemptRetrySteps}::int[],

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { useWebhookTest } from '../test/webhooks.js';
 import { ATTEMPT_ERRORS, attemptErrorText } from './attempt-errors.js';
 import type { DispatcherLog, DispatcherOptions } from './dispatcher.js';
-import { useWebhookTest } from './testing/harness.js';
 
 const w = useWebhookTest();
 const { t, h } = w;

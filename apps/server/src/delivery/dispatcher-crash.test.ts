@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/database.js';
 import { useTestApp } from '../test/test-app.js';
+import { startReceiver, type TestReceiver } from '../test/webhook-receiver.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import type { WebhookDispatcher } from './dispatcher.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });

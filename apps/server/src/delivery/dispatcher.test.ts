@@ -1,7 +1,7 @@
 import { WebhookDeliveryBodySchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
 import { query } from '../test/sql.js';
-import { useWebhookTest, verifyBoth } from './testing/harness.js';
+import { useWebhookTest, verifyBoth } from '../test/webhooks.js';
 
 const w = useWebhookTest();
 const { time, t, h } = w;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useWebhookTest } from './testing/harness.js';
-import { startReceiver } from './testing/receiver.js';
+import { startReceiver } from '../test/webhook-receiver.js';
+import { useWebhookTest } from '../test/webhooks.js';
 
 // Small shares from the configuration, as `customer-api dispatch` reads them.
 const w = useWebhookTest({ WEBHOOKS_CONCURRENCY: '8', WEBHOOKS_TENANT_CONCURRENCY: '3' });

@@ -3,7 +3,7 @@ import type { Handle } from '../db/port.js';
 import { int, rowOf, sql, statement, text, textArray } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './deliveries.repo.js';
+import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './attempts.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
 import { groupBy } from './tenant-scope.js';
 
@@ -36,7 +36,7 @@ ORDER BY q.event_id`,
 /*
  * One statement: locks the events still queued (another dispatcher's are skipped, and one it has
  * fanned out meanwhile is gone), inserts and counts the first attempts of exactly those
- * (deliveries.repo.ts) and takes them off the queue. Returns how many events it took. It commits
+ * (attempts.repo.ts) and takes them off the queue. Returns how many events it took. It commits
  * relaxed (`RELAXED_COMMIT`): lost in a crash, the events are still queued and fanned out again.
  */
 const fanOutStatement = statement({

@@ -3,9 +3,9 @@ import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { genericPlan, query, scansOf, statementOf } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { HAND_OVER_BATCH, type HandOverRequest, handOver } from './hand-over.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });

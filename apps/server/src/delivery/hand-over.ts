@@ -2,7 +2,7 @@ import type { Handle } from '../db/port.js';
 import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { deliveriesCounter } from './deliveries.repo.js';
+import { deliveriesCounter } from './attempts.repo.js';
 import { insertAndCount, RELAXED_COMMIT } from './deliveries.sql.js';
 import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 

@@ -4,9 +4,9 @@ import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
-import type { DeliveryRow } from './deliveries.repo.js';
+import { useThrowawayTenants } from '../test/webhooks.js';
+import type { DeliveryRow } from './attempts.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
-import { useThrowawayTenants } from './testing/harness.js';
 
 const t = useTestApp();
 

@@ -133,7 +133,7 @@ const leaseTenantWithTargetsStatement = statement({
 
 /*
  * A batch of successes recorded and the next claim made in one statement: one round trip and one
- * commit instead of two: `completeSuccessesCtes` (deliveries.repo.ts), then `leased`, the claim;
+ * commit instead of two: `completeSuccessesCtes` (attempts.repo.ts), then `leased`, the claim;
  * committed relaxed (`RELAXED_COMMIT`, deliveries.sql.ts).
  * Every CTE reads the statement's one snapshot, so the claim still sees the batch's attempts as
  * pending, but leased to this dispatcher (its lease is not over), so it never takes them again; the

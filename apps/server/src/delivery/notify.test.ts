@@ -4,9 +4,9 @@ import type { Database } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { isCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
+import { useWebhookTest } from '../test/webhooks.js';
 import type { DeliveryObserver } from './deliver.js';
 import { OUTBOX_CHANNEL, recordVersionEvent } from './outbox.js';
-import { useWebhookTest } from './testing/harness.js';
 
 const w = useWebhookTest();
 const { t, h } = w;

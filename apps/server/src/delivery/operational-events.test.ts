@@ -1,8 +1,8 @@
 import { WebhookDeliveryBodySchema } from '@customer-api/contract';
 import { afterEach, describe, expect, it } from 'vitest';
 import { query } from '../test/sql.js';
-import { useWebhookTest } from './testing/harness.js';
-import { startReceiver, type TestReceiver } from './testing/receiver.js';
+import { startReceiver, type TestReceiver } from '../test/webhook-receiver.js';
+import { useWebhookTest } from '../test/webhooks.js';
 
 const w = useWebhookTest();
 const { time, t, h } = w;

@@ -3,8 +3,8 @@ import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { recordVersionEvent } from './outbox.js';
-import { WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const t = useTestApp({ env: WEBHOOK_TEST_ENV });
 const h = webhookHelpers(t, systemClock);

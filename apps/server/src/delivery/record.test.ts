@@ -3,11 +3,11 @@ import { newId } from '../lib/ids.js';
 import { isCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { leaseDue, leaseTenantWithTargets } from './lease.repo.js';
 import { recordOutcome } from './record.js';
 import type { SendOutcome } from './sender.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });

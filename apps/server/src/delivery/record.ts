@@ -11,7 +11,7 @@ import {
   markFailing,
   pendingAttempt,
   queueAttempts,
-} from './deliveries.repo.js';
+} from './attempts.repo.js';
 import { recordOperationalEvent } from './outbox.js';
 import { failedTooLong, nextAttemptAt, parseRetryAfter, retryDelayMs } from './retry.js';
 import type { SendOutcome } from './sender.js';

@@ -4,11 +4,11 @@ import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { handOver } from './hand-over.js';
 import { completeAndLease, leaseDue, leaseDueWithTargets } from './lease.repo.js';
 import { SuccessRecorder } from './success-batch.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
-import { pendingAttempt, queueAttempts } from './deliveries.repo.js';
+import { useWebhookTest } from '../test/webhooks.js';
+import { pendingAttempt, queueAttempts } from './attempts.repo.js';
 import { PURGE_BATCH, purgeExpired, purgeTenant, retainedSince } from './retention.js';
-import { useWebhookTest } from './testing/harness.js';
 
 const DAYS = 2;
 const w = useWebhookTest({ WEBHOOKS_RETENTION_DAYS: String(DAYS) });

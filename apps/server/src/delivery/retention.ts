@@ -1,7 +1,7 @@
 import type { Handle } from '../db/port.js';
 import { int, rowOf, sql, statement, text, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
-import { deliveriesCounter } from './deliveries.repo.js';
+import { deliveriesCounter } from './attempts.repo.js';
 import type { DispatcherLog } from './types.js';
 
 /** Rows one purge statement deletes at most: short statements, off the delivery path. */

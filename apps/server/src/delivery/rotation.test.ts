@@ -1,7 +1,7 @@
 import { verify } from '@octokit/webhooks-methods';
 import { describe, expect, it } from 'vitest';
+import { standardAccepts, useWebhookTest, verifyBoth } from '../test/webhooks.js';
 import { ATTEMPT_ERRORS } from './attempt-errors.js';
-import { standardAccepts, useWebhookTest, verifyBoth } from './testing/harness.js';
 
 const w = useWebhookTest();
 const { time, t, h } = w;

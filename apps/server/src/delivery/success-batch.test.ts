@@ -3,10 +3,10 @@ import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { type Claimed, leaseDue } from './lease.repo.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 const time = steppingClock();
 const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });

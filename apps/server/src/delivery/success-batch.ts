@@ -1,6 +1,6 @@
 import type { Db } from '../db/port.js';
 import { rowOf, sql, statement, text } from '../db/sql.js';
-import { completeSuccess } from './deliveries.repo.js';
+import { completeSuccess } from './attempts.repo.js';
 import {
   completeSuccessesCtes,
   RELAXED_COMMIT,

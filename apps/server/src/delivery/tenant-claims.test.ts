@@ -3,10 +3,10 @@ import type { Db } from '../db/port.js';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
+import { steppingClock, useThrowawayTenants, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { SuccessRecorder } from './success-batch.js';
 import { TENANTS_PER_CLAIM, TenantClaims } from './tenant-claims.js';
-import { steppingClock, useThrowawayTenants, WEBHOOK_TEST_ENV, webhookHelpers } from './testing/harness.js';
 
 // The dispatcher's statements confined to one tenant, as it runs them on a Citus cluster (decision
 // 0233). They are ordinary statements: this file runs them on PGlite, PostgreSQL and a coordinator.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectApiError } from '../test/http-cases.js';
-import { useWebhookTest } from './testing/harness.js';
+import { useWebhookTest } from '../test/webhooks.js';
 
 const w = useWebhookTest();
 const { time, t, h } = w;

@@ -1,6 +1,6 @@
 import { JSON_PAYLOAD_MAX_BYTES, TEXT_BOUNDS } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
-import { send } from '../modules/accounts/test-support.js';
+import { send } from '../test/accounts.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
 

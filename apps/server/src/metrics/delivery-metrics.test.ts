@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { useWebhookTest } from '../delivery/testing/harness.js';
+import { useWebhookTest } from '../test/webhooks.js';
 import { deliveryObserver } from './delivery-metrics.js';
 import { parseExposition } from './exposition.js';
 

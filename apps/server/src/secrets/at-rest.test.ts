@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadTestSettings } from '../config.js';
-import { startReceiver } from '../delivery/testing/receiver.js';
+import { useDurableDatabase } from '../test/secrets.js';
+import { startReceiver } from '../test/webhook-receiver.js';
 import { KEY_FILE_NAME } from './keyring.js';
-import { useDurableDatabase } from './testing.js';
 
 const run = promisify(execFile);
 const d = useDurableDatabase();

@@ -12,11 +12,7 @@ const srcRoot = fileURLToPath(new URL('..', import.meta.url));
  */
 export async function serverStatements(): Promise<ReadonlyMap<string, string>> {
   const files = (await readdir(srcRoot, { recursive: true })).filter(
-    (file) =>
-      file.endsWith('.ts') &&
-      !file.endsWith('.test.ts') &&
-      !file.startsWith('test/') &&
-      !file.includes('testing/'),
+    (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test/'),
   );
   const defining: string[] = [];
   for (const file of files)

@@ -5,9 +5,9 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import Fastify from 'fastify';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../delivery/testing/harness.js';
-import { startReceiver } from '../delivery/testing/receiver.js';
 import { useTestApp } from '../test/test-app.js';
+import { startReceiver } from '../test/webhook-receiver.js';
+import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { startTracing, tracingEnabled } from './index.js';
 
 const exporter = new InMemorySpanExporter();

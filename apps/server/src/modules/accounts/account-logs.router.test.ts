@@ -2,9 +2,9 @@ import { AccountLogSchema } from '@customer-api/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TenantShare } from '../../db/tenant-share.js';
+import { accountLog, send } from '../../test/accounts.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { useTestApp } from '../../test/test-app.js';
-import { accountLog, send } from './test-support.js';
 
 // The app's clock runs ahead of the real one by `ahead` ms: a test moves time without waiting.
 let ahead = 0;

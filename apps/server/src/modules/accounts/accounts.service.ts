@@ -143,3 +143,20 @@ export async function getAccount(deps: AccountsDeps, tenantId: string, accountId
   if (!found) throw accountNotFound(accountId);
   return { ...accountFields(found.account), linkedPersons: found.linked.map(toLinkedPerson) };
 }
+
+/**
+ * Counts a person newly linked to an account, in the transaction that creates the person; resolves
+ * to the account's number of linked persons, this one included.
+ */
+export function linkPersonToAccount(tx: Tx, tenantId: string, accountId: string, at: Date): Promise<number> {
+  return repo.linkPerson(tx, tenantId, accountId, at);
+}
+
+/** Inserts many accounts of one tenant in one statement (bulk seeding); returns how many it inserted. */
+export function insertAccountsInBulk(
+  db: Handle,
+  tenantId: string,
+  rows: Parameters<typeof repo.insertAccounts>[2],
+): Promise<number> {
+  return repo.insertAccounts(db, tenantId, rows);
+}

@@ -1,8 +1,8 @@
 import { type AccountActivityItem, AccountActivityItemSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { accountLog, deleteItem, person, personLog, send, walk } from '../../test/accounts.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { useTestApp } from '../../test/test-app.js';
-import { accountLog, deleteItem, person, personLog, send, walk } from './test-support.js';
 
 const t = useTestApp();
 

@@ -106,3 +106,43 @@ export async function deleteLog(
     return toActivityItem({ ...current, personName });
   });
 }
+
+/** A person's log as the person-logs module records it. */
+export interface PersonActivity {
+  tenantId: string;
+  accountId: string;
+  personId: string;
+  source: string;
+  type: string;
+  payload: repo.NewActivity['payload'];
+}
+
+/**
+ * Records a person's log as an item of its account's activity and counts it on the account, in the
+ * caller's transaction (the account's `latestActivityAt` does not move: it tracks its own logs).
+ */
+export async function recordPersonActivity(
+  tx: Tx,
+  deps: Pick<AccountsDeps, 'clock' | 'ids'>,
+  log: PersonActivity,
+): Promise<repo.ActivityRow> {
+  const now = deps.clock();
+  const inserted = await repo.insertActivity(tx, {
+    id: deps.ids('activity'),
+    tenantId: log.tenantId,
+    accountId: log.accountId,
+    kind: 'person',
+    logId: deps.ids('personlog'),
+    personId: log.personId,
+    source: log.source,
+    type: log.type,
+    payload: log.payload,
+    idempotencyKey: null,
+    requestHash: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!inserted) throw new Error('person log insert returned no row');
+  await accountsRepo.countPersonLog(tx, log.tenantId, log.accountId);
+  return inserted;
+}

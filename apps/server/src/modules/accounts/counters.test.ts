@@ -1,9 +1,9 @@
 import type { AccountActivityItem, AccountListItem } from '@customer-api/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { deleteItem, send, walk } from '../../test/accounts.js';
 import type { TestTenant } from '../../test/seed.js';
 import { useTestApp } from '../../test/test-app.js';
-import { deleteItem, send, walk } from './test-support.js';
 
 const t = useTestApp();
 

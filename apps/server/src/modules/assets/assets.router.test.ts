@@ -1,10 +1,10 @@
 import { type Asset, AssetSchema, type CreateAssetBody } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { send, walk } from '../../test/accounts.js';
 import { isCitus } from '../../test/citus.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { query } from '../../test/sql.js';
 import { TEST_BASE_URL, useTestApp } from '../../test/test-app.js';
-import { send, walk } from '../accounts/test-support.js';
 import { containsPattern } from './assets.repo.js';
 
 const t = useTestApp();

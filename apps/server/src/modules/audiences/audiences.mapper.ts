@@ -5,7 +5,7 @@ import type {
   RestoredAudience,
 } from '@customer-api/contract';
 import { iso, isoOrNull } from '../../lib/clock.js';
-import type { PageRow } from '../pages/pages.repo.js';
+import type { PageRow } from '../pages/pages.service.js';
 import type { AudienceRow } from './audiences.repo.js';
 import type { VersionRow } from './versions.repo.js';
 

@@ -6,13 +6,11 @@ import type {
   RestoredAudience,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Handle } from '../../db/port.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
-import type { PageRow } from '../pages/pages.repo.js';
-import { adjustAudiencesCount } from '../pages/pages.repo.js';
-import { requirePage } from '../pages/pages.service.js';
-import { findPerson } from '../persons/persons.repo.js';
+import { countPageAudiences, type PageRow, requirePage } from '../pages/pages.service.js';
+import { findPersonById } from '../persons/persons.service.js';
 import type { ServiceDeps } from '../types.js';
 import { embeddedVersionIds, toApiAudience } from './audiences.mapper.js';
 import * as repo from './audiences.repo.js';
@@ -49,7 +47,7 @@ export function assertPageLive(page: PageRow): void {
  * an unknown one: anything else would confirm that the id exists.
  */
 async function requirePersonRef(db: Handle, tenantId: string, personId: string): Promise<void> {
-  if (!(await findPerson(db, tenantId, personId)))
+  if (!(await findPersonById(db, tenantId, personId)))
     throw new NotFoundError(`Person ${personId} (body field personId) not found.`);
 }
 
@@ -88,7 +86,7 @@ export async function createAudience(
       createdAt: now,
       updatedAt: now,
     });
-    await adjustAudiencesCount(tx, tenantId, pageId, 1);
+    await countPageAudiences(tx, tenantId, pageId, 1);
     return toApiAudience(row, page, new Map());
   });
 }
@@ -165,4 +163,20 @@ export async function restoreAudience(
     });
     return present(tx, page, row);
   });
+}
+
+export type { AudienceEditable, AudienceRow } from './audiences.repo.js';
+
+/**
+ * Writes the fields a conversation edits on an audience (a message's applied changes, a restored
+ * snapshot), in the caller's transaction.
+ */
+export async function writeEditableFields(
+  tx: Tx,
+  tenantId: string,
+  audienceId: string,
+  fields: repo.AudienceEditable,
+  at: Date,
+): Promise<void> {
+  await repo.setEditableFields(tx, tenantId, audienceId, fields, at);
 }

@@ -1,5 +1,5 @@
 import type { ChangeField, Metadata } from '@customer-api/contract';
-import type { AudienceRow } from '../audiences/audiences.repo.js';
+import type { AudienceRow } from '../audiences/audiences.service.js';
 
 /** The audience fields a conversation can change; a message snapshot stores exactly these. */
 export interface AudienceState {

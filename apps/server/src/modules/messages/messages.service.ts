@@ -11,8 +11,7 @@ import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { holdingJsonText, JsonText } from '../../lib/json-text.js';
-import { setEditableFields } from '../audiences/audiences.repo.js';
-import { assertPageLive, requireAudience } from '../audiences/audiences.service.js';
+import { assertPageLive, requireAudience, writeEditableFields } from '../audiences/audiences.service.js';
 import type { ServiceDeps } from '../types.js';
 import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
 import type { HistoryMessageRow } from './history.repo.js';
@@ -228,7 +227,7 @@ export async function createAudienceMessage(
     };
     await repo.insertMessage(tx, row, changes);
     await assertWithinLimits(tx, row);
-    if (applied) await setEditableFields(tx, ref.tenantId, audience.id, state, now);
+    if (applied) await writeEditableFields(tx, ref.tenantId, audience.id, state, now);
     await repo.touchConversation(tx, ref.tenantId, conversation.id, now);
     return toMessage(
       { ...row, hasSnapshot: row.snapshot !== null },
@@ -255,7 +254,7 @@ export async function restoreAudienceMessage(
     if (message.snapshot === null)
       throw new ConflictError(`Message ${ref.messageId} has no snapshot to restore.`);
     const snapshot = message.snapshot as AudienceState;
-    await setEditableFields(tx, ref.tenantId, audience.id, snapshot, deps.clock());
+    await writeEditableFields(tx, ref.tenantId, audience.id, snapshot, deps.clock());
     await repo.revertChangesAfter(tx, ref.tenantId, audience.id, message.seq);
     return { success: true, messageId: message.id };
   });

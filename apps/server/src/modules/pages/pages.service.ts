@@ -6,7 +6,7 @@ import type {
   RestoredPage,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Handle } from '../../db/port.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { type Clock, iso, isoOrNull } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -169,4 +169,16 @@ export async function restorePage(deps: PagesDeps, tenantId: string, pageId: str
     if (page.deletedAt) await adjustCounter(tx, tenantId, PAGES_COUNTER, 1);
     return toApiPage(row);
   });
+}
+
+export type { PageRow } from './pages.repo.js';
+
+/** Adds `delta` to a page's audience count, in the transaction that adds or removes the audience. */
+export async function countPageAudiences(
+  tx: Tx,
+  tenantId: string,
+  pageId: string,
+  delta: number,
+): Promise<void> {
+  await repo.adjustAudiencesCount(tx, tenantId, pageId, delta);
 }

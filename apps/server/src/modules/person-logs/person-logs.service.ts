@@ -2,11 +2,9 @@ import type { AccountActivityItem, CreatePersonLogBodySchema, PersonLog } from '
 import type { z } from 'zod';
 import { iso } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
-import * as accountsRepo from '../accounts/accounts.repo.js';
 import type { AccountsDeps } from '../accounts/accounts.service.js';
-import * as activityRepo from '../accounts/activity.repo.js';
-import { deleteLog } from '../accounts/activity.service.js';
-import * as personsRepo from '../persons/persons.repo.js';
+import { deleteLog, recordPersonActivity } from '../accounts/activity.service.js';
+import { findPersonById } from '../persons/persons.service.js';
 
 /**
  * Records a person log. It becomes an item of the activity of the person's account, shown with
@@ -18,29 +16,18 @@ export async function createPersonLog(
   tenantId: string,
   body: z.output<typeof CreatePersonLogBodySchema>,
 ): Promise<PersonLog> {
-  const person = await personsRepo.findPerson(deps.db, tenantId, body.personId);
+  const person = await findPersonById(deps.db, tenantId, body.personId);
   if (!person) throw new NotFoundError(`Person ${body.personId} not found.`);
-  const row = await deps.db.transaction(async (tx) => {
-    const now = deps.clock();
-    const inserted = await activityRepo.insertActivity(tx, {
-      id: deps.ids('activity'),
+  const row = await deps.db.transaction((tx) =>
+    recordPersonActivity(tx, deps, {
       tenantId,
       accountId: person.accountId,
-      kind: 'person',
-      logId: deps.ids('personlog'),
       personId: person.id,
       source: body.source,
       type: body.type,
       payload: body.payload,
-      idempotencyKey: null,
-      requestHash: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    if (!inserted) throw new Error('person log insert returned no row');
-    await accountsRepo.countPersonLog(tx, tenantId, person.accountId);
-    return inserted;
-  });
+    }),
+  );
   return {
     personLogId: row.logId,
     personId: person.id,

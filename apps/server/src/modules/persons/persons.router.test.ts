@@ -1,9 +1,9 @@
 import { PersonLogSchema, PersonSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
 import { TenantShare } from '../../db/tenant-share.js';
+import { accountLog, person, send } from '../../test/accounts.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { useTestApp } from '../../test/test-app.js';
-import { accountLog, person, send } from '../accounts/test-support.js';
 
 // 20 concurrent requests of one tenant wait for its database share as long as they need: on a
 // loaded machine the default 1 s queue answers some of them 429, which is not what these tests test.

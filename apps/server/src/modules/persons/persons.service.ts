@@ -1,12 +1,13 @@
 import type { CreatePersonBodySchema, Person } from '@customer-api/contract';
 import type { z } from 'zod';
+import type { Handle } from '../../db/port.js';
 import { emailDomain } from '../../lib/domain.js';
 import { ValidationError } from '../../lib/errors.js';
-import * as accountsRepo from '../accounts/accounts.repo.js';
 import {
   type AccountsDeps,
   accountForDomain,
   countAccountChanges,
+  linkPersonToAccount,
   toLinkedPerson,
 } from '../accounts/accounts.service.js';
 import * as repo from './persons.repo.js';
@@ -46,9 +47,18 @@ export async function createPerson(
       createdAt: now,
       updatedAt: now,
     });
-    const linkedPersons = await accountsRepo.linkPerson(tx, tenantId, account.id, now);
+    const linkedPersons = await linkPersonToAccount(tx, tenantId, account.id, now);
     await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: linkedPersons === 1 });
     return person;
   });
   return toApiPerson(row);
+}
+
+/** A tenant's person by id (undefined: none), for the modules that attach things to a person. */
+export function findPersonById(
+  db: Handle,
+  tenantId: string,
+  personId: string,
+): Promise<repo.PersonRow | undefined> {
+  return repo.findPerson(db, tenantId, personId);
 }

@@ -1,9 +1,9 @@
 import { AudienceSessionSchema, InteractionSchema, SessionInteractionsSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { send } from '../../test/accounts.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import type { TestTenant } from '../../test/seed.js';
 import { useTestApp } from '../../test/test-app.js';
-import { send } from '../accounts/test-support.js';
 
 const t = useTestApp();
 

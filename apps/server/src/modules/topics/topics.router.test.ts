@@ -1,9 +1,9 @@
 import { type Topic, TopicSchema } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
+import { send, walk } from '../../test/accounts.js';
 import { expectApiError, itEnforcesAuth } from '../../test/http-cases.js';
 import { query } from '../../test/sql.js';
 import { useTestApp } from '../../test/test-app.js';
-import { send, walk } from '../accounts/test-support.js';
 import { DEFAULT_TOPIC_TITLE } from './topics.service.js';
 
 const t = useTestApp();

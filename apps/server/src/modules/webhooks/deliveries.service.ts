@@ -11,13 +11,13 @@ import {
   pendingAttempt,
   queueAttempts,
   type SubscriptionRow,
-} from '../../delivery/deliveries.repo.js';
+} from '../../delivery/queue-control.js';
 import { retainedSince } from '../../delivery/retention.js';
 import { iso, isoOrNull } from '../../lib/clock.js';
 import { readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
-import * as repo from './deliveries.repo.js';
+import * as repo from './delivery-log.repo.js';
 import { requireSubscription, type WebhooksDeps } from './webhooks.service.js';
 
 /** Maps a stored attempt to the API shape. */

@@ -16,7 +16,7 @@ import {
   textArray,
   timestamptz,
 } from '../../db/sql.js';
-import type { SubscriptionRow } from '../../delivery/deliveries.repo.js';
+import type { SubscriptionRow } from '../../delivery/queue-control.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
 const SUBSCRIPTION = columns(webhookSubscriptions);

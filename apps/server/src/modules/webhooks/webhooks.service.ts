@@ -9,10 +9,10 @@ import type {
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Handle, Tx } from '../../db/port.js';
-import { disableSubscription, type SubscriptionRow } from '../../delivery/deliveries.repo.js';
+import { disableSubscription, releaseTurns, type SubscriptionRow } from '../../delivery/queue-control.js';
 import { generateSigningSecret } from '../../delivery/sign.js';
 import { refusalReason } from '../../delivery/ssrf-guard.js';
-import { releaseTurns } from '../../delivery/throttle.js';
+
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';

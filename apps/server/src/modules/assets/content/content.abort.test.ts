@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { createClient, ValidationError } from '@customer-api/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAsset, getLink, putBytes } from '../../../test/asset-content.js';
 import { useTestApp } from '../../../test/test-app.js';
 import { openAssetStore } from './open-store.js';
 import type { AssetStore } from './store.js';
-import { createAsset, getLink, putBytes } from './test-support.js';
 
 // Over two 1 MiB chunks of the PostgreSQL store, so ranges cross chunk boundaries.
 const MAX = 2.5 * 1024 * 1024;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CURSOR_SECRET_SETTING } from '../../../db/migrate.js';
 import { readSetting } from '../../../db/settings.js';
+import { createAsset, getLink, putBytes } from '../../../test/asset-content.js';
 import { isCitus } from '../../../test/citus.js';
 import { expectApiError } from '../../../test/http-cases.js';
 import { query, scansOf, statementOf } from '../../../test/sql.js';
 import { TEST_BASE_URL, useTestApp } from '../../../test/test-app.js';
 import { findServedFile } from './content.repo.js';
 import { DownloadLinks } from './links.js';
-import { createAsset, getLink, putBytes } from './test-support.js';
 
 let now = Date.parse('2030-01-01T00:00:00Z');
 const t = useTestApp({ clock: () => new Date(now), env: { ASSET_URL_TTL_S: '600' } });

@@ -4,9 +4,9 @@ import { buildApp } from '../../../app.js';
 import { loadTestSettings } from '../../../config.js';
 import { openDatabase } from '../../../db/database.js';
 import { TenantShare } from '../../../db/tenant-share.js';
+import { createAsset, getLink, putBytes } from '../../../test/asset-content.js';
 import { expectApiError, itEnforcesAuth } from '../../../test/http-cases.js';
 import { TEST_BASE_URL, useTestApp } from '../../../test/test-app.js';
-import { createAsset, getLink, putBytes } from './test-support.js';
 
 const MAX = 64 * 1024;
 // A tenant's share of the database: 2 units, and no queue, so going over is answered at once.

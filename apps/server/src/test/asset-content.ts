@@ -1,7 +1,7 @@
 import type { Asset } from '@customer-api/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestTenant } from '../../../test/seed.js';
-import type { TestApp } from '../../../test/test-app.js';
+import type { TestTenant } from './seed.js';
+import type { TestApp } from './test-app.js';
 
 /** Creates an asset of the test's tenant (or `tenant`). */
 export async function createAsset(t: TestApp, tenant: TestTenant = t.tenant): Promise<Asset> {

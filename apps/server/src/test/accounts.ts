@@ -7,8 +7,8 @@ import type {
   PersonLog,
 } from '@customer-api/contract';
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestTenant } from '../../test/seed.js';
-import type { TestApp } from '../../test/test-app.js';
+import type { TestTenant } from './seed.js';
+import type { TestApp } from './test-app.js';
 
 /** A JSON request as the test's tenant (or `tenant`). */
 export async function send(

@@ -11,9 +11,9 @@ import { runMigrations } from '../db/migrate.js';
 import { createDispatcher } from '../delivery/dispatcher.js';
 import { systemClock } from '../lib/clock.js';
 import { newId } from '../lib/ids.js';
-import { createSeeder, type Seeder, type TestTenant } from '../test/seed.js';
-import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
-import { openSecretBox } from './keyring.js';
+import { openSecretBox } from '../secrets/keyring.js';
+import { createSeeder, type Seeder, type TestTenant } from './seed.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /** An app on the file's database, opened with one value of `SECRETS_ENCRYPTION_KEYS`. */
 export interface OpenedApp {

@@ -6,13 +6,13 @@ import {
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
-import { newId } from '../../lib/ids.js';
-import { openSecretBox } from '../../secrets/keyring.js';
-import type { TestTenant } from '../../test/seed.js';
-import { query } from '../../test/sql.js';
-import { type TestApp, useTestApp } from '../../test/test-app.js';
-import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../dispatcher.js';
-import { type Received, startReceiver, type TestReceiver } from './receiver.js';
+import { createDispatcher, type DispatcherOptions, type WebhookDispatcher } from '../delivery/dispatcher.js';
+import { newId } from '../lib/ids.js';
+import { openSecretBox } from '../secrets/keyring.js';
+import type { TestTenant } from './seed.js';
+import { query } from './sql.js';
+import { type TestApp, useTestApp } from './test-app.js';
+import { type Received, startReceiver, type TestReceiver } from './webhook-receiver.js';
 
 /** Environment of the webhook test apps: loopback receivers, a short schedule, a short timeout. */
 export const WEBHOOK_TEST_ENV = {

@@ -1,10 +1,10 @@
 import type { Handle } from '../../db/port.js';
 import { webhookDeliveries } from '../../db/schema/index.js';
 import { columns, int, rowOf, sql, statement, text, timestamptz } from '../../db/sql.js';
-import type { DeliveryRow } from '../../delivery/deliveries.repo.js';
+import type { DeliveryRow } from '../../delivery/queue-control.js';
 import { type KeysetPosition, keysetAfter } from '../../lib/pagination.js';
 
-// The delivery log as the API reads it (the engine's writes are in webhooks/deliveries.repo.ts).
+// The delivery log as the API reads it (the engine writes it: delivery/attempts.repo.ts).
 
 const DELIVERY = columns(webhookDeliveries);
 const NEWEST_FIRST = sql`ORDER BY created_at DESC, id DESC`;
