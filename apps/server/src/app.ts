@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
-import { contract, type OperationName } from '@customer-api/contract';
+import { contract, type OperationName, operationMeta } from '@customer-api/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
 import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
@@ -34,7 +34,7 @@ import { serializeRequest } from './http/log-redaction.js';
 import { genRequestId, registerRequestId } from './http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
-import { type Handler, type TenantHandles, WRITING_READS, withTenantDb } from './http/tenant-db.js';
+import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { NotFoundError, ServiceUnavailableError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
@@ -185,10 +185,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   return app;
 }
 
-/** A GET of the contract that writes nothing: it may run on a standby. */
+/** A GET of the contract that writes nothing (not a `writingRead`): it may run on a standby. */
 function isRead(name: OperationName): boolean {
   const route = contract[name];
-  return isAppRoute(route) && route.method === 'GET' && !WRITING_READS.has(name);
+  return isAppRoute(route) && route.method === 'GET' && !operationMeta(name).writingRead;
 }
 
 function fastifyOptions(config: Config): FastifyHttpOptions<Server> {

@@ -8,7 +8,6 @@ export * from './common/bounds.js';
 export * from './common/deprecation.js';
 export * from './common/errors.js';
 export * from './common/flags.js';
-export * from './common/idempotency.js';
 export * from './common/ids.js';
 export * from './common/metadata.js';
 export * from './common/operations.js';

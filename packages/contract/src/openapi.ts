@@ -2,8 +2,12 @@ import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
 import { markDeprecated } from './common/deprecation.js';
 import { ERROR_CATALOG } from './common/errors.js';
-import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from './common/idempotency.js';
-import { type OperationMeta, RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
+import {
+  type OperationMeta,
+  RESOURCE_GROUP_DESCRIPTIONS,
+  RESOURCE_GROUPS,
+  requiredScope,
+} from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
 import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
@@ -72,9 +76,6 @@ const WEBHOOK_DELIVERY_HEADERS: Array<[string, string, string]> = [
  * then skip every schema without a word.)
  */
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
-/** The scope an operation needs: reads `read`, everything else `write` (as the server checks). */
-const scopeOf = (route: AppRoute) => (route.method === 'GET' ? 'read' : 'write');
 
 /** A webhook's operationId, camelCase like the API's: `page.version.created` -> `webhookPageVersionCreated`. */
 const webhookOperationId = (type: string) =>
@@ -175,12 +176,12 @@ function isRetrySafeWrite(route: AppRoute): boolean {
 }
 
 /** POST and PATCH whose first response is kept for their `Idempotency-Key` and replayed. */
-const keepsResponse = (name: string, route: AppRoute) =>
-  isRetrySafeWrite(route) && !IDEMPOTENCY_RESPONSE_NOT_KEPT.has(name);
+const keepsResponse = (route: AppRoute) =>
+  isRetrySafeWrite(route) && !(route.metadata as OperationMeta).responseNotKept;
 
-function parameters(name: string, route: AppRoute, inputOnly: Set<string>): JsonObject[] {
+function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
   const params: JsonObject[] = [];
-  if (keepsResponse(name, route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (keepsResponse(route)) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
   else if (isRetrySafeWrite(route)) params.push({ $ref: '#/components/parameters/IdempotencyKeyNotKept' });
   // The contract describes each parameter on its schema; the description moves to the parameter.
   const described = (name: string, where: 'path' | 'query', schema: z.ZodType): JsonObject => {
@@ -202,13 +203,12 @@ function parameters(name: string, route: AppRoute, inputOnly: Set<string>): Json
  * malformed `Idempotency-Key` and a reused or still running one can happen on any of them (no 409
  * where the key is not kept).
  */
-function responses(name: string, route: AppRoute, inputOnly: Set<string>): JsonObject {
+function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
   const out: JsonObject = {};
   const declared: Record<string, unknown> = { ...route.responses };
   const errorSchema = declared['400'] ?? declared['404'];
   if (isRetrySafeWrite(route) && errorSchema) {
-    for (const status of keepsResponse(name, route) ? ['400', '409'] : ['400'])
-      declared[status] ??= errorSchema;
+    for (const status of keepsResponse(route) ? ['400', '409'] : ['400']) declared[status] ??= errorSchema;
   }
   for (const [status, schema] of Object.entries(declared)) {
     const code = Number(status);
@@ -217,7 +217,7 @@ function responses(name: string, route: AppRoute, inputOnly: Set<string>): JsonO
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (code !== 401) headers['X-OAuth-Scopes'] = { $ref: '#/components/headers/XOAuthScopes' };
-    if (keepsResponse(name, route)) {
+    if (keepsResponse(route)) {
       headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
       if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
     }
@@ -246,11 +246,11 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       operationId: name,
       summary: route.summary ?? name,
       tags: [meta.group],
-      parameters: parameters(name, route, inputOnly),
-      responses: responses(name, route, inputOnly),
+      parameters: parameters(route, inputOnly),
+      responses: responses(route, inputOnly),
     };
     if (route.description) op.description = route.description;
-    op.security = [{ apiKey: [scopeOf(route)] }];
+    op.security = [{ apiKey: [requiredScope(route.method)] }];
     if (meta.deprecated) markDeprecated(op, meta.deprecated);
     if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
       op.requestBody = {

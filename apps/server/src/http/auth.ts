@@ -1,3 +1,4 @@
+import { requiredScope } from '@customer-api/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import { enforceRateLimit, extraCostOf, type RateLimiter } from '../rate-limit/rate-limit.js';
@@ -11,8 +12,6 @@ declare module 'fastify' {
     auth: AuthContext | null;
   }
 }
-
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The caller of a `/v0` request (the auth hook guarantees it there). */
 export function requireAuth(request: FastifyRequest): AuthContext {
@@ -67,7 +66,7 @@ async function authenticate(
   await enforceRateLimit(deps.rateLimiter, `key:${auth.keyId}`, reply);
   if (auth.multiTenant)
     throw new ForbiddenError('Multi-tenant API keys are not accepted; use a key of one tenant.');
-  const needed = READ_METHODS.has(request.method) ? 'read' : 'write';
+  const needed = requiredScope(request.method);
   if (!auth.scopes.includes(needed)) throw new ForbiddenError(`This API key lacks the ${needed} scope.`);
   return auth;
 }

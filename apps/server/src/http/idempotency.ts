@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from '@customer-api/contract';
+import type { OperationMeta } from '@customer-api/contract';
 import { type AppRoute, validateResponse } from '@ts-rest/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Handle, Tx } from '../db/port.js';
@@ -84,7 +84,8 @@ export class IdempotencyGuard {
       const route = routes[name];
       const writes = route && (route.method === 'POST' || route.method === 'PATCH');
       if (!writes) wrapped[name] = handler;
-      else if (IDEMPOTENCY_RESPONSE_NOT_KEPT.has(name)) wrapped[name] = checkingKey(handler as Handler);
+      else if ((route.metadata as OperationMeta).responseNotKept)
+        wrapped[name] = checkingKey(handler as Handler);
       else wrapped[name] = this.#wrap(route, handler as Handler);
     }
     return wrapped as T;

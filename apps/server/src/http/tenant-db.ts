@@ -9,12 +9,6 @@ export type Handler = (args: {
   db?: Handle;
 }) => Promise<{ status: number; body: unknown }>;
 
-/**
- * Read operations (GET) that write all the same, so they always run on the primary:
- * `listTopics` creates the tenant's default topic on first use.
- */
-export const WRITING_READS: ReadonlySet<string> = new Set(['listTopics']);
-
 /** Where the handlers of a tenant's requests run their statements. */
 export interface TenantHandles {
   /** The tenant's handle on the primary. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPERATION_NAMES, operationMeta } from '../contract.js';
 import {
   COMMON_ERROR_STATUSES,
   ERROR_CATALOG,
@@ -6,10 +7,9 @@ import {
   ErrorSchema,
   errorResponses,
 } from './errors.js';
-import { IDEMPOTENCY_RESPONSE_NOT_KEPT } from './idempotency.js';
 import { ACCOUNT_ID_PATTERN, AccountIdSchema, ID_PREFIXES } from './ids.js';
 import { MetadataSchema } from './metadata.js';
-import { operation } from './operations.js';
+import { operation, requiredScope } from './operations.js';
 import { CursorSchema, emptyIsAbsent, PaginationQuerySchema } from './pagination.js';
 import { KebabCaseSchema, PathIdSchema } from './primitives.js';
 
@@ -203,6 +203,8 @@ describe('operation safety hints', () => {
       openWorld: false,
       windowed: false,
       defaultTool: false,
+      writingRead: false,
+      responseNotKept: false,
       ...hints,
     });
   });
@@ -221,8 +223,26 @@ describe('operation safety hints', () => {
   });
 });
 
-describe('idempotency keys', () => {
+describe('operation facts', () => {
   it('keep the first response of every write but publishing a message', () => {
-    expect([...IDEMPOTENCY_RESPONSE_NOT_KEPT]).toEqual(['publishAudienceMessage']);
+    expect(OPERATION_NAMES.filter((name) => operationMeta(name).responseNotKept)).toEqual([
+      'publishAudienceMessage',
+    ]);
+  });
+
+  it('run every read on a standby but listTopics, which creates the default topic', () => {
+    expect(OPERATION_NAMES.filter((name) => operationMeta(name).writingRead)).toEqual(['listTopics']);
+  });
+
+  it('ask the read scope of the safe methods, the write scope of every other', () => {
+    expect(['GET', 'HEAD', 'OPTIONS', 'POST', 'PATCH', 'PUT', 'DELETE'].map(requiredScope)).toEqual([
+      'read',
+      'read',
+      'read',
+      'write',
+      'write',
+      'write',
+      'write',
+    ]);
   });
 });

@@ -86,6 +86,19 @@ export interface OperationMeta {
   readonly windowed: boolean;
   /** True when the operation is in the MCP server's `default` toolset, what an assistant loads unless told otherwise. */
   readonly defaultTool: boolean;
+  /**
+   * True for a read (GET) that writes all the same, so the server runs it on the primary, never on
+   * a standby: `listTopics` creates the tenant's default topic on first use.
+   */
+  readonly writingRead: boolean;
+  /**
+   * True for a write (POST, PATCH) whose first response the server does not keep for its
+   * `Idempotency-Key`: publishing a message answers with the audience's whole history (up to
+   * 4 MiB), which a key would otherwise hold for a day per request. The write is idempotent by
+   * itself: a retry with the same key runs again, changes nothing more and answers the history as
+   * it is then (no 409 on reuse, no `Idempotent-Replayed`). The key's format is still checked.
+   */
+  readonly responseNotKept: boolean;
   /** Set when the operation is deprecated: since when, until when, and what replaces it. */
   readonly deprecated?: Deprecation;
 }
@@ -100,6 +113,8 @@ export interface OperationOptions {
   readonly openWorld?: boolean;
   readonly windowed?: boolean;
   readonly defaultTool?: boolean;
+  readonly writingRead?: boolean;
+  readonly responseNotKept?: boolean;
   readonly deprecated?: Deprecation;
 }
 
@@ -126,6 +141,16 @@ export function operation(
     openWorld: options.openWorld ?? false,
     windowed: options.windowed ?? false,
     defaultTool: options.defaultTool ?? false,
+    writingRead: options.writingRead ?? false,
+    responseNotKept: options.responseNotKept ?? false,
   };
   return options.deprecated ? { ...meta, deprecated: options.deprecated } : meta;
+}
+
+/**
+ * What an API key needs for a request of this HTTP method: `read` for the safe methods (GET, HEAD,
+ * OPTIONS), `write` for every other.
+ */
+export function requiredScope(method: string): 'read' | 'write' {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write';
 }

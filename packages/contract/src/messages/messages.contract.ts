@@ -58,6 +58,6 @@ export const messagesContract = c.router({
     summary: 'Publish a message',
     description:
       "Marks a message as the conversation's published one (conversation.publishedMessageId) and returns the history. Publishing another message replaces it; publishing the same one again changes nothing.",
-    metadata: operation('Audience Messages', 'transition'),
+    metadata: operation('Audience Messages', 'transition', { responseNotKept: true }),
   },
 });

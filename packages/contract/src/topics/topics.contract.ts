@@ -19,7 +19,7 @@ export const topicsContract = c.router({
     responses: { 200: paginated(TopicSchema), ...errorResponses(...COMMON_ERROR_STATUSES) },
     summary: 'List topics',
     description: 'Lists knowledge topics with their entries, the default topic included.',
-    metadata: operation('Topics', 'read', { paginated: true, defaultTool: true }),
+    metadata: operation('Topics', 'read', { paginated: true, defaultTool: true, writingRead: true }),
   },
   createTopic: {
     method: 'POST',
