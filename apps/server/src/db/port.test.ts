@@ -164,6 +164,34 @@ describe('a transaction', () => {
   });
 });
 
+describe('the outer handle inside its own transaction', () => {
+  it('refuses a statement or a transaction on it, or on a tenant handle of it, and keeps nothing', async () => {
+    const db = testDb.database.db;
+    const tenant = testDb.database.forTenant(new TenantShare({ concurrency: 4, queueMs: 1000 }), 'tenant_c');
+    const [kept, outside, nested] = [newId(), newId(), newId()];
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.run(addNote, { id: kept, body: 'inside' });
+        await db.run(addNote, { id: outside, body: 'outside' });
+      }),
+    ).rejects.toThrow(
+      /statement port_test_add_note: run on the database handle inside one of its transactions/,
+    );
+    await expect(
+      db.transaction(async () => {
+        await tenant.first(noteBody, { id: kept });
+      }),
+    ).rejects.toThrow(/inside one of its transactions/);
+    await expect(
+      db.transaction(() => db.transaction((inner) => inner.run(addNote, { id: nested, body: 'nested' }))),
+    ).rejects.toThrow(/transaction: run on the database handle inside one of its transactions/);
+    // The transaction that tried rolled back; the handle works again once it is over.
+    for (const id of [kept, outside, nested]) expect(await bodyOf(db, id)).toBeUndefined();
+    await db.run(addNote, { id: outside, body: 'after' });
+    expect(await bodyOf(db, outside)).toBe('after');
+  });
+});
+
 describe('a tenant’s handle', () => {
   it('holds at most the tenant’s share: past it a statement waits, then is refused; others go on', async () => {
     const share = new TenantShare({ concurrency: 1, queueMs: 50 });
@@ -273,13 +301,22 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
       sql: (p) => sql`SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = ${p.pid}) AS alive`,
       row: rowOf<{ alive: boolean }>(),
     });
+    // The server ends this backend while the transaction is idle between statements, as a
+    // shutdown does (57P01): the client emits 'error' with no query running. The kill runs on
+    // another connection, started outside the transaction (inside, the handle refuses it).
+    let reportPid: (pid: number) => void = () => {};
+    const pidKnown = new Promise<number>((resolve) => {
+      reportPid = resolve;
+    });
+    const killed = (async () => {
+      const pid = await pidKnown;
+      await testDb.database.db.run(terminate, { pid });
+      while ((await testDb.database.db.first(backendAlive, { pid }))?.alive) {}
+    })();
     const failure = await testDb.database.db
       .transaction(async (tx) => {
-        const pid = (await tx.first(backend, {}))?.pid ?? 0;
-        // The server ends this backend while the transaction is idle between statements, as a
-        // shutdown does (57P01): the client emits 'error' with no query running.
-        await testDb.database.db.run(terminate, { pid });
-        while ((await testDb.database.db.first(backendAlive, { pid }))?.alive) {}
+        reportPid((await tx.first(backend, {}))?.pid ?? 0);
+        await killed;
         await tx.first(backend, {});
       })
       .catch((err: unknown) => err);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Queryable, StatementObserver, Tx } from '../port.js';
 import type { Statement } from '../sql.js';
 
@@ -121,5 +122,27 @@ export async function inTransaction<T>(
     throw err;
   } finally {
     tx.end();
+  }
+}
+
+/** The database (pool, client or PGlite instance) whose transaction's body is running, if any. */
+const bodyOf = new AsyncLocalStorage<object>();
+
+/**
+ * Runs `body` as the body of a transaction on `owner` (the pool, client or PGlite instance under
+ * the handle): meanwhile {@link refuseOwnHandle} refuses a statement or transaction on a handle of
+ * `owner` itself, which would run outside the open transaction (or, on PGlite's one session, wait
+ * for it forever).
+ */
+export function asBodyOf<T>(owner: object, body: () => Promise<T>): Promise<T> {
+  return bodyOf.run(owner, body);
+}
+
+/** Throws when a transaction of `owner` is open in this call chain (see {@link asBodyOf}). */
+export function refuseOwnHandle(owner: object, what: string): void {
+  if (bodyOf.getStore() === owner) {
+    throw new Error(
+      `${what}: run on the database handle inside one of its transactions, so outside it; use the transaction's handle`,
+    );
   }
 }

@@ -5,7 +5,15 @@ import type { Db, StatementObserver, Tx } from '../port.js';
 import type { Statement } from '../sql.js';
 import type { TenantShare } from '../tenant-share.js';
 import { parseTimestamptz } from '../timestamptz.js';
-import { type Connection, inTransaction, observed, type Result, Runner } from './connection.js';
+import {
+  asBodyOf,
+  type Connection,
+  inTransaction,
+  observed,
+  type Result,
+  Runner,
+  refuseOwnHandle,
+} from './connection.js';
 
 const { builtins } = pg.types;
 
@@ -102,6 +110,7 @@ class PoolDb extends Runner implements Db {
   }
 
   protected async execute(statement: Statement<never, unknown>, values: unknown[]): Promise<Result> {
+    refuseOwnHandle(this.pool, `statement ${statement.name || 'unnamed'}`);
     if (!this.gate) return this.#connection.query(statement, values);
     const release = await this.gate();
     try {
@@ -112,15 +121,20 @@ class PoolDb extends Runner implements Db {
   }
 
   async transaction<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+    refuseOwnHandle(this.pool, 'transaction');
     const release = await this.gate?.();
     try {
       const client = await this.pool.connect();
       let broken: Error | undefined;
       try {
         const connection = observed(clientConnection(client), this.observer);
-        return await inTransaction(connection, body, (err) => {
-          broken = err;
-        });
+        return await inTransaction(
+          connection,
+          (tx) => asBodyOf(this.pool, () => body(tx)),
+          (err) => {
+            broken = err;
+          },
+        );
       } finally {
         client.release(broken);
       }
@@ -173,13 +187,19 @@ class ClientDb extends Runner implements HeldDb {
   }
 
   protected execute(statement: Statement<never, unknown>, values: unknown[]): Promise<Result> {
+    refuseOwnHandle(this.client, `statement ${statement.name || 'unnamed'}`);
     return this.#connection.query(statement, values);
   }
 
   transaction<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
-    return inTransaction(this.#connection, body, (err) => {
-      this.failure ??= err;
-    });
+    refuseOwnHandle(this.client, 'transaction');
+    return inTransaction(
+      this.#connection,
+      (tx) => asBodyOf(this.client, () => body(tx)),
+      (err) => {
+        this.failure ??= err;
+      },
+    );
   }
 
   release(): void {

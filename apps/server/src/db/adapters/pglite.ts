@@ -5,7 +5,15 @@ import { acquireDataDirLock } from '../data-dir-lock.js';
 import type { Db, StatementObserver, Tx } from '../port.js';
 import type { Statement } from '../sql.js';
 import type { TenantShare } from '../tenant-share.js';
-import { type Connection, ConnectionTx, observed, type Result, Runner } from './connection.js';
+import {
+  asBodyOf,
+  type Connection,
+  ConnectionTx,
+  observed,
+  type Result,
+  Runner,
+  refuseOwnHandle,
+} from './connection.js';
 
 const JSON_OID = 114;
 const JSONB_OID = 3802;
@@ -48,6 +56,7 @@ class PgliteDb extends Runner implements Db {
   }
 
   protected async execute(statement: Statement<never, unknown>, values: unknown[]): Promise<Result> {
+    refuseOwnHandle(this.pglite, `statement ${statement.name || 'unnamed'}`);
     const release = await this.gate?.();
     try {
       return await this.#connection.query(statement, values);
@@ -57,13 +66,14 @@ class PgliteDb extends Runner implements Db {
   }
 
   async transaction<T>(body: (tx: Tx) => Promise<T>): Promise<T> {
+    refuseOwnHandle(this.pglite, 'transaction');
     const release = await this.gate?.();
     try {
       // PGlite's own transaction: BEGIN, COMMIT or ROLLBACK, and no other statement in between.
       return await this.pglite.transaction(async (session) => {
         const tx = new ConnectionTx(observed(sessionConnection(session), this.observer));
         try {
-          return await body(tx);
+          return await asBodyOf(this.pglite, () => body(tx));
         } finally {
           tx.end();
         }
