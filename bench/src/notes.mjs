@@ -163,8 +163,21 @@ and its dispatcher's RSS rose from 264 to 327 MiB between 5 % and 20 % of the dr
 327 MiB for the remaining 80,000 deliveries: the heap reaching its working size after the 5 % mark
 the target measures from (+23.6 %), not a leak. In this run it was flat from the start (+1.7 %).`,
 
-  webhookPeers: `**This run (2026-11-27 20:42, 5 rounds) and the one before it (20:16).** This
-evening's machine was slower and noisier than the afternoon's: plain undici POSTs 9,112 and 9,812
+  webhookPeers: `**This run (2026-12-07 00:33, 5 rounds, load average 0.8 at the start).** Every
+system now runs in the setup its documentation recommends for throughput, the same for all: one
+receiver process for every system (no longer the bench's own process), worker processes started
+and warmed by a 2,000-event drain before the timed one, the backlog committed in one transaction
+while the warm workers idle, and the planner's statistics taken with it (an \`ANALYZE\` inside
+the backlog's transaction). Before, the peers' job tables kept whatever statistics autovacuum
+last saw: the local-queue graphile-worker's fetch of 17 jobs scanned and sorted all 9,932
+available ones (4.4-4.7 ms, against 0.25-0.57 ms with the index scan it now gets), and which
+system paid changed from run to run (the 0.45-1.47 spread of 2026-11-27). Measured so, ours (one
+process) is 0.62 (0.38-0.79) × the local-queue graphile-worker at 10,000 events and two processes
+0.67 (0.39-0.86); PostgreSQL CPU per delivery 135 against its 43 µs. A harness written outside the
+bench agrees (0.64 ×, 115 against 44 µs). The figures of 2026-11-27 below (0.94-1.11 ×) measured a
+peer slowed by stale statistics.
+
+**The runs of 2026-11-27 (20:42 and 20:16), before the fair setup.** That evening's machine was slower and noisier than the afternoon's: plain undici POSTs 9,112 and 9,812
 a second at 10,000 events against 15,057 at 17:21. Within the rounds of 20:42 ours (1 process)
 was 0.83 to 0.98 × the local-queue graphile-worker (median 0.94; 20:16: 0.76 to 1.18, median
 1.11), two processes 0.63 (20:16: 0.70); PostgreSQL CPU per delivery ours 180 against its 192 µs
