@@ -69,7 +69,7 @@ export interface Turns {
 }
 
 /** An attempt of a throttled subscription that holds no turn yet. */
-export function needsTurn(claimed: Claimed): boolean {
+function needsTurn(claimed: Claimed): boolean {
   return (
     (claimed.target.subscription?.maxDeliveriesPerSecond ?? null) !== null && claimed.row.turnAt === null
   );
@@ -141,14 +141,14 @@ export class ThrottleGate {
    * Splits `claimed`: what may be sent now, and the turns taken for the rest (settled when each
    * throttled subscription's attempts were admitted, deferred or given back; never rejects).
    */
-  pass(claimed: readonly Claimed[]): { now: Claimed[]; turns: Promise<void> | undefined } {
-    const now = claimed.filter((c) => !needsTurn(c));
-    const waiting = groupBy(
-      claimed.filter(needsTurn),
-      (c) => `${c.row.tenantId}\u0000${c.row.subscriptionId}`,
-    );
-    if (waiting.size === 0) return { now, turns: undefined };
-    const turns = Promise.all([...waiting.values()].map((group) => this.#turn(group))).then(() => {});
+  pass(claimed: Claimed[]): { now: Claimed[]; turns: Promise<void> | undefined } {
+    // The common case, no throttled subscription among them, allocates nothing.
+    if (!claimed.some(needsTurn)) return { now: claimed, turns: undefined };
+    const now: Claimed[] = [];
+    const waiting: Claimed[] = [];
+    for (const c of claimed) (needsTurn(c) ? waiting : now).push(c);
+    const groups = groupBy(waiting, (c) => `${c.row.tenantId}\u0000${c.row.subscriptionId}`);
+    const turns = Promise.all([...groups.values()].map((group) => this.#turn(group))).then(() => {});
     return { now, turns };
   }
 
