@@ -1,7 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
+import { productionSources } from './module-borders.js';
 
 const srcRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -11,12 +11,9 @@ const srcRoot = fileURLToPath(new URL('..', import.meta.url));
  * files define stay out.
  */
 export async function serverStatements(): Promise<ReadonlyMap<string, string>> {
-  const files = (await readdir(srcRoot, { recursive: true })).filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test/'),
-  );
-  const defining: string[] = [];
-  for (const file of files)
-    if (/\bstatement\(/.test(await readFile(join(srcRoot, file), 'utf8'))) defining.push(file);
+  const defining = [...(await productionSources(srcRoot))]
+    .filter(([, text]) => /\bstatement\(/.test(text))
+    .map(([file]) => file);
   vi.resetModules();
   const { definedStatements } = await import('../db/sql.js');
   for (const file of defining) await import(join(srcRoot, file));
