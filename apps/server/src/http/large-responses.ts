@@ -1,4 +1,4 @@
-import { contract, type OperationMeta } from '@customer-api/contract';
+import { OPERATION_NAMES, operationMeta } from '@customer-api/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { RateLimitedError } from '../lib/errors.js';
@@ -16,10 +16,13 @@ import { TenantBandwidth } from './tenant-bandwidth.js';
  */
 export function registerLargeResponses(app: FastifyInstance, bandwidth: TenantBandwidth): void {
   const operationOf = operationNamer();
+  const keepsNoResponse = new Set<string>(
+    OPERATION_NAMES.filter((name) => operationMeta(name).responseNotKept),
+  );
   app.addHook('onRequest', async (request, reply) => {
     // Reads, and the writes that answer with a read and keep no response (`responseNotKept`).
     const read =
-      request.method === 'GET' || keepsNoResponse(operationOf(request.method, request.routeOptions.url));
+      request.method === 'GET' || keepsNoResponse.has(operationOf(request.method, request.routeOptions.url));
     if (!read) return;
     reads.set(request, { bandwidth, reply });
     reply.serializer((payload: unknown) => serializeRead(payload, request, reply, bandwidth));
@@ -117,9 +120,3 @@ function lineFull(bandwidth: TenantBandwidth): RateLimitedError {
 }
 
 const mib = (bytes: number) => Number((bytes / 1024 / 1024).toFixed(2));
-
-/** Whether `name` is an operation of the contract whose response is not kept for its key. */
-function keepsNoResponse(name: string): boolean {
-  const route = (contract as Record<string, { metadata?: unknown }>)[name];
-  return (route?.metadata as OperationMeta | undefined)?.responseNotKept === true;
-}
