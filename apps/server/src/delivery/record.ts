@@ -62,7 +62,7 @@ export async function recordOutcome(
       : await completeSuccess(db, delivery, token, base);
     return recorded ? 'succeeded' : 'lease-lost';
   }
-  const failed: AttemptResult = {
+  const failed: FailedResult = {
     ...base,
     status: 'failed',
     error: failureText(outcome),
@@ -76,11 +76,14 @@ export async function recordOutcome(
   }
 }
 
+/** A failed attempt's result: its error is always said. */
+type FailedResult = AttemptResult & { error: string };
+
 interface Failure {
   delivery: DeliveryRow;
   token: string;
   outcome: SendOutcome;
-  failed: AttemptResult;
+  failed: FailedResult;
   now: Date;
 }
 
@@ -138,7 +141,7 @@ async function recordFailure(tx: Tx, deps: RecordDeps, f: Failure): Promise<Reco
       deliveryId: delivery.id,
       attempts: delivery.attempt,
       responseStatus: f.outcome.status,
-      error: f.failed.error ?? failureText(f.outcome),
+      error: f.failed.error,
     });
   }
   return 'failed';
