@@ -5,6 +5,7 @@ export * from './assets/assets.schemas.js';
 export * from './audiences/audiences.contract.js';
 export * from './audiences/audiences.schemas.js';
 export * from './common/bounds.js';
+export * from './common/conditional.js';
 export * from './common/deprecation.js';
 export * from './common/errors.js';
 export * from './common/flags.js';

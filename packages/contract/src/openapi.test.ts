@@ -46,10 +46,11 @@ describe('openapi.json', () => {
     expect(ids.sort()).toEqual([...OPERATION_NAMES, ...content].sort());
   });
 
-  it('gives the message history endpoint exactly the specification error statuses', () => {
+  it('gives the message history endpoint exactly the specification error statuses, and 304', () => {
     const op = doc.paths['/v0/pages/{page_id}/audiences/{audience_id}/messages']?.get;
     expect(Object.keys(op?.responses ?? {}).sort()).toEqual([
       '200',
+      '304',
       '400',
       '401',
       '403',

@@ -9,6 +9,7 @@ import {
   requiredScope,
 } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
+import { CONDITIONAL_COMPONENTS, conditionalParameters, etagHeader } from './openapi-conditional.js';
 import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
 import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
 import {
@@ -90,6 +91,7 @@ const STATUS_DESCRIPTIONS: Record<number, string> = {
   200: 'OK',
   201: 'Created',
   202: 'Accepted',
+  304: 'Not Modified: the resource still has the tag If-None-Match named.',
   ...Object.fromEntries(Object.values(ERROR_CATALOG).map((e) => [e.status, e.title])),
 };
 
@@ -191,6 +193,7 @@ function parameters(route: AppRoute, inputOnly: Set<string>): JsonObject[] {
     if (typeof description === 'string') param.description = description;
     return param;
   };
+  params.push(...conditionalParameters(route.method, route.metadata as OperationMeta));
   for (const [param, schema] of Object.entries(objectShape(route.pathParams)))
     params.push(described(param, 'path', schema));
   for (const [query, schema] of Object.entries(objectShape(route.query)))
@@ -217,15 +220,20 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
       headers[name] = { $ref: `#/components/headers/${name.replaceAll('-', '')}` };
     if (code === 429 || code === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (code !== 401) headers['X-OAuth-Scopes'] = { $ref: '#/components/headers/XOAuthScopes' };
+    Object.assign(headers, etagHeader(code, route.metadata as OperationMeta));
     if (keepsResponse(route)) {
       headers['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
       if (code === 409) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfterRunning' };
     }
-    out[status] = {
-      description: STATUS_DESCRIPTIONS[code] ?? 'Response',
-      headers,
-      content: { 'application/json': { schema: toSchema(schema, 'output', inputOnly) } },
-    };
+    const description = STATUS_DESCRIPTIONS[code] ?? 'Response';
+    out[status] =
+      schema === ContractNoBody
+        ? { description, headers }
+        : {
+            description,
+            headers,
+            content: { 'application/json': { schema: toSchema(schema, 'output', inputOnly) } },
+          };
   }
   return out;
 }
@@ -347,6 +355,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
             '`true` when this is the kept response of an earlier request with the same Idempotency-Key (same status and body, byte for byte); absent otherwise.',
           schema: { type: 'string', enum: ['true'] },
         },
+        ...CONDITIONAL_COMPONENTS.headers,
         RateLimitLimit: { description: 'Requests per window of this API key.', schema: { type: 'integer' } },
         RateLimitRemaining: {
           description: 'Requests left in the current window.',
@@ -368,6 +377,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
         },
       },
       parameters: {
+        ...CONDITIONAL_COMPONENTS.parameters,
         IdempotencyKey: {
           name: 'Idempotency-Key',
           in: 'header',

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { notModified } from '../common/conditional.js';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
 import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
@@ -34,10 +35,10 @@ export const accountsContract = c.router({
     method: 'GET',
     path: '/accounts/:account_id',
     pathParams: AccountPathSchema,
-    responses: { 200: AccountSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    responses: { 200: AccountSchema, ...notModified, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Get an account',
     description: 'Reads one account (accountId from listAccounts) with its linked persons.',
-    metadata: operation('Accounts', 'read', { defaultTool: true }),
+    metadata: operation('Accounts', 'read', { defaultTool: true, resource: 'account' }),
   },
   listAccountActivity: {
     method: 'GET',
@@ -65,17 +66,21 @@ export const accountsContract = c.router({
     summary: 'Record an account log',
     description:
       'Records an event on an account given by accountId or by domain (the account is created when new). Pass an idempotencyKey to make retries safe: 200 returns the earlier entry, 409 means the key was used with a different body.',
-    metadata: operation('Account Logs', 'create', { idempotent: true, defaultTool: true }),
+    metadata: operation('Account Logs', 'create', {
+      idempotent: true,
+      defaultTool: true,
+      resource: 'accountLog',
+    }),
   },
   deleteAccountLog: {
     method: 'DELETE',
     path: '/account_logs/:account_log_id',
     pathParams: z.object({ account_log_id: PATH_IDS.account_log_id }),
     body: c.noBody(),
-    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 412) },
     summary: 'Delete an account log',
     description:
       'Soft-deletes an account log (accountLogId from createAccountLog or listAccountActivity): deletedAt is set, listAccountActivity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.',
-    metadata: operation('Account Logs', 'delete'),
+    metadata: operation('Account Logs', 'delete', { resource: 'accountLog' }),
   },
 });

@@ -42,16 +42,16 @@ export const assetsContract = c.router({
     summary: 'Create an asset',
     description:
       'Registers a stored media or component item (name and data {type, fileId}). 404 when parentAssetId names no asset of this tenant (a trashed parent is accepted; a deleted one is not).',
-    metadata: operation('Assets', 'create'),
+    metadata: operation('Assets', 'create', { resource: 'asset' }),
   },
   trashAsset: {
     method: 'POST',
     path: '/assets/:asset_id/trash',
     pathParams: z.object({ asset_id: PATH_IDS.asset_id }),
     body: EmptyBodySchema,
-    responses: { 200: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409) },
+    responses: { 200: AssetSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 409, 412) },
     summary: 'Move an asset to the trash',
     description: 'Moves an asset to the trash (trashedAt set). 409 when it is already trashed.',
-    metadata: operation('Assets', 'transition'),
+    metadata: operation('Assets', 'transition', { resource: 'asset' }),
   },
 });

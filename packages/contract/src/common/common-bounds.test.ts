@@ -37,6 +37,8 @@ describe('error codes', () => {
     RATE_LIMITED: [429, 'Too Many Requests'],
     INTERNAL: [500, 'Internal Server Error'],
     SERVICE_UNAVAILABLE: [503, 'Service Unavailable'],
+    // Not in the specification: a stale If-Match (conditional requests, DESIGN's fifth round).
+    PRECONDITION_FAILED: [412, 'Precondition Failed'],
   } as const;
 
   it.each(Object.entries(SPEC))(
@@ -205,7 +207,39 @@ describe('operation safety hints', () => {
       defaultTool: false,
       writingRead: false,
       responseNotKept: false,
+      ifMatch: false,
+      sendsEtag: false,
       ...hints,
+    });
+  });
+
+  it('derive conditional requests from the resource: If-Match on writes but creates, a tag on answers but deletes', () => {
+    expect(operation('Topics', 'read', { resource: 'topic' })).toMatchObject({
+      resource: 'topic',
+      ifMatch: false,
+      sendsEtag: true,
+    });
+    expect(operation('Topics', 'create', { resource: 'topic' })).toMatchObject({
+      ifMatch: false,
+      sendsEtag: true,
+    });
+    expect(operation('Topics', 'update', { resource: 'topic' })).toMatchObject({
+      ifMatch: true,
+      sendsEtag: true,
+    });
+    expect(operation('Topics', 'delete', { resource: 'topic' })).toMatchObject({
+      ifMatch: true,
+      sendsEtag: false,
+    });
+    expect(
+      operation('Topics', 'create', { resource: 'topic', ifMatch: true, sendsEtag: false }),
+    ).toMatchObject({
+      ifMatch: true,
+      sendsEtag: false,
+    });
+    expect(operation('Topics', 'update', { ifMatch: true })).toMatchObject({
+      ifMatch: false,
+      sendsEtag: false,
     });
   });
 

@@ -161,8 +161,9 @@ describe('error object', () => {
     expect(ok(ErrorSchema, { ...base, details: { limit: 1 } })).toBe(false);
   });
 
-  it('knows exactly the eight specification codes with their statuses and titles', () => {
-    expect(ErrorCodeSchema.options).toHaveLength(8);
+  it("knows exactly the specification's eight codes and PRECONDITION_FAILED, with their statuses and titles", () => {
+    expect(ErrorCodeSchema.options).toHaveLength(9);
+    expect(ERROR_CATALOG.PRECONDITION_FAILED).toMatchObject({ status: 412, title: 'Precondition Failed' });
     expect(ok(ErrorSchema, { ...base, code: 'GONE' })).toBe(false);
     expect(ERROR_CATALOG.RATE_LIMITED).toMatchObject({ status: 429, title: 'Too Many Requests' });
     expect(ERROR_CATALOG.SERVICE_UNAVAILABLE).toMatchObject({ status: 503, title: 'Service Unavailable' });

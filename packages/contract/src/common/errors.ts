@@ -42,6 +42,14 @@ export const ERROR_CATALOG = {
     action:
       'Read the resource again and decide. With `Retry-After`, the first request of the same idempotency key is still running: retry after that many seconds. A key reused for another request needs a new key.',
   },
+  PRECONDITION_FAILED: {
+    status: 412,
+    title: 'Precondition Failed',
+    meaning:
+      'The resource changed since it was read: the `If-Match` tag sent is not its current `ETag`. Nothing was changed.',
+    action:
+      'Read the resource again (its `ETag` comes with it), decide whether your change still applies, and send it with the new tag.',
+  },
   RATE_LIMITED: {
     status: 429,
     title: 'Too Many Requests',
@@ -73,6 +81,7 @@ export const ErrorCodeSchema = z.enum([
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  'PRECONDITION_FAILED',
   'RATE_LIMITED',
   'INTERNAL',
   'SERVICE_UNAVAILABLE',

@@ -37,6 +37,31 @@ export const RESOURCE_GROUP_DESCRIPTIONS: Record<ResourceGroup, string> = {
   'Webhook Subscriptions': 'Signed, at-least-once event deliveries to your endpoints.',
 };
 
+/**
+ * The resources whose representations carry an `ETag`: what a single-resource GET reads, what a
+ * write on a resource changes, or what a create answers with. A tag is the same whichever
+ * operation sends it, so a tag from `createTopic` or `getTopic` is good for `updateTopic`'s
+ * `If-Match`.
+ */
+export const TAGGED_RESOURCES = [
+  'page',
+  'audience',
+  'audienceVersion',
+  'audienceMessages',
+  'audienceSession',
+  'audienceSessionInteractions',
+  'asset',
+  'person',
+  'personLog',
+  'account',
+  'accountLog',
+  'topic',
+  'webhookSubscription',
+] as const;
+
+/** One of {@link TAGGED_RESOURCES}. */
+export type TaggedResource = (typeof TAGGED_RESOURCES)[number];
+
 /** One of {@link RESOURCE_GROUPS}. */
 export type ResourceGroup = (typeof RESOURCE_GROUPS)[number];
 
@@ -99,6 +124,20 @@ export interface OperationMeta {
    * it is then (no 409 on reuse, no `Idempotent-Replayed`). The key's format is still checked.
    */
   readonly responseNotKept: boolean;
+  /**
+   * The resource the operation reads, changes or answers with, when it has an `ETag`: a GET of it
+   * honours `If-None-Match` (304), a write on it `If-Match` (412) when {@link OperationMeta.ifMatch}.
+   */
+  readonly resource?: TaggedResource;
+  /**
+   * True when the operation takes `If-Match`: the write happens only while the tag is the
+   * resource's current one, checked atomically with the write. Writes on a resource that the path
+   * names (updates, deletes, transitions, restores) take it; creates do not, unless they append
+   * to a resource that has a tag (a message to an audience's history).
+   */
+  readonly ifMatch: boolean;
+  /** True when a 2xx answer carries the resource's `ETag` (the resource it answers with is {@link OperationMeta.resource}). */
+  readonly sendsEtag: boolean;
   /** Set when the operation is deprecated: since when, until when, and what replaces it. */
   readonly deprecated?: Deprecation;
 }
@@ -115,6 +154,11 @@ export interface OperationOptions {
   readonly defaultTool?: boolean;
   readonly writingRead?: boolean;
   readonly responseNotKept?: boolean;
+  readonly resource?: TaggedResource;
+  /** Defaults to true for a write other than a create on a {@link OperationOptions.resource}. */
+  readonly ifMatch?: boolean;
+  /** Defaults to true with a resource, except for deletes. */
+  readonly sendsEtag?: boolean;
   readonly deprecated?: Deprecation;
 }
 
@@ -143,8 +187,11 @@ export function operation(
     defaultTool: options.defaultTool ?? false,
     writingRead: options.writingRead ?? false,
     responseNotKept: options.responseNotKept ?? false,
+    ifMatch: options.resource !== undefined && (options.ifMatch ?? (kind !== 'read' && kind !== 'create')),
+    sendsEtag: options.resource !== undefined && (options.sendsEtag ?? kind !== 'delete'),
   };
-  return options.deprecated ? { ...meta, deprecated: options.deprecated } : meta;
+  const withResource = options.resource ? { ...meta, resource: options.resource } : meta;
+  return options.deprecated ? { ...withResource, deprecated: options.deprecated } : withResource;
 }
 
 /**

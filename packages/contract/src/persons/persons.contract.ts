@@ -23,7 +23,7 @@ export const personsContract = c.router({
     summary: 'Create a person',
     description:
       "Creates a contact (name, email). The person is linked to the account of the email's domain, which is created when new. 409 when a person with this email (in any letter case) exists.",
-    metadata: operation('Persons', 'create'),
+    metadata: operation('Persons', 'create', { resource: 'person' }),
   },
   createPersonLog: {
     method: 'POST',
@@ -33,17 +33,17 @@ export const personsContract = c.router({
     summary: 'Record a person log',
     description:
       "Records an event about a person (personId from createPerson or an account's linkedPersons); it shows in the account's activity with includePersonActivity.",
-    metadata: operation('Person Logs', 'create'),
+    metadata: operation('Person Logs', 'create', { resource: 'personLog' }),
   },
   deletePersonLog: {
     method: 'DELETE',
     path: '/person_logs/:person_log_id',
     pathParams: z.object({ person_log_id: PATH_IDS.person_log_id }),
     body: c.noBody(),
-    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 412) },
     summary: 'Delete a person log',
     description:
       "Soft-deletes a person log (personLogId from createPersonLog or listAccountActivity): deletedAt is set, the account's activity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.",
-    metadata: operation('Person Logs', 'delete'),
+    metadata: operation('Person Logs', 'delete', { resource: 'personLog' }),
   },
 });

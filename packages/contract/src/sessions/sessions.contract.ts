@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { notModified } from '../common/conditional.js';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
 import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
@@ -24,7 +25,7 @@ export const sessionsContract = c.router({
     responses: { 201: AudienceSessionSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Start an audience session',
     description: "Starts a session on an audience's experience (audienceId from listAudiences).",
-    metadata: operation('Analytics', 'create'),
+    metadata: operation('Analytics', 'create', { resource: 'audienceSession' }),
   },
   createAudienceSessionInteraction: {
     method: 'POST',
@@ -40,10 +41,14 @@ export const sessionsContract = c.router({
     method: 'GET',
     path: '/audience_sessions/:audience_session_id/interactions',
     pathParams: SessionPathSchema,
-    responses: { 200: SessionInteractionsSchema, ...errorResponses(...COMMON_ERROR_STATUSES) },
+    responses: {
+      200: SessionInteractionsSchema,
+      ...notModified,
+      ...errorResponses(...COMMON_ERROR_STATUSES),
+    },
     summary: "Get a session's interactions",
     description:
       'Reads the interactions of an audience session, oldest first. An unknown session answers found false with no interactions.',
-    metadata: operation('Analytics', 'read'),
+    metadata: operation('Analytics', 'read', { resource: 'audienceSessionInteractions' }),
   },
 });

@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { notModified } from '../common/conditional.js';
 import { COMMON_ERROR_STATUSES, errorResponses } from '../common/errors.js';
 import { PATH_IDS } from '../common/ids.js';
 import { operation } from '../common/operations.js';
@@ -34,7 +35,10 @@ export const webhooksContract = c.router({
     summary: 'Create a webhook subscription',
     description:
       'Subscribes a URL to events: page.version.* by default; the operational webhook.* events (a delivery exhausted, a subscription disabled) only when named. The response carries the signingSecret once; it is never shown again. A tenant has at most 16 subscriptions (the server setting WEBHOOKS_MAX_SUBSCRIPTIONS); one more is 409.',
-    metadata: operation('Webhook Subscriptions', 'create', { openWorld: true }),
+    metadata: operation('Webhook Subscriptions', 'create', {
+      openWorld: true,
+      resource: 'webhookSubscription',
+    }),
   },
   listWebhookSubscriptions: {
     method: 'GET',
@@ -49,42 +53,45 @@ export const webhooksContract = c.router({
     method: 'GET',
     path: '/webhook_subscriptions/:webhook_subscription_id',
     pathParams: SubscriptionPathSchema,
-    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    responses: { 200: WebhookSubscriptionSchema, ...notModified, ...withNotFound },
     summary: 'Get a webhook subscription',
     description: 'Reads one webhook subscription (never its secret).',
-    metadata: operation('Webhook Subscriptions', 'read'),
+    metadata: operation('Webhook Subscriptions', 'read', { resource: 'webhookSubscription' }),
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
     path: '/webhook_subscriptions/:webhook_subscription_id',
     pathParams: SubscriptionPathSchema,
     body: c.noBody(),
-    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    responses: { 200: WebhookSubscriptionSchema, ...withNotFound, ...errorResponses(412) },
     summary: 'Delete a webhook subscription',
     description: 'Deletes a subscription; no further deliveries are made to it.',
-    metadata: operation('Webhook Subscriptions', 'delete'),
+    metadata: operation('Webhook Subscriptions', 'delete', { resource: 'webhookSubscription' }),
   },
   updateWebhookSubscription: {
     method: 'PATCH',
     path: '/webhook_subscriptions/:webhook_subscription_id',
     pathParams: SubscriptionPathSchema,
     body: UpdateWebhookSubscriptionBodySchema,
-    responses: { 200: WebhookSubscriptionSchema, ...withNotFound },
+    responses: { 200: WebhookSubscriptionSchema, ...withNotFound, ...errorResponses(412) },
     summary: 'Update a webhook subscription',
     description:
       'Changes url, eventTypes, description, status or maxDeliveriesPerSecond. status active re-enables a disabled subscription (disabledReason cleared, pending deliveries resume); disabled pauses it. Changes apply to deliveries not yet attempted.',
-    metadata: operation('Webhook Subscriptions', 'update'),
+    metadata: operation('Webhook Subscriptions', 'update', { resource: 'webhookSubscription' }),
   },
   rotateWebhookSubscriptionSecret: {
     method: 'POST',
     path: '/webhook_subscriptions/:webhook_subscription_id/rotate_secret',
     pathParams: SubscriptionPathSchema,
     body: EmptyBodySchema,
-    responses: { 200: WebhookSubscriptionWithSecretSchema, ...withNotFound },
+    responses: { 200: WebhookSubscriptionWithSecretSchema, ...withNotFound, ...errorResponses(412) },
     summary: 'Rotate a signing secret',
     description:
       'Issues a new signing secret, returned once. For 24 hours deliveries are signed with both the old and the new secret.',
-    metadata: operation('Webhook Subscriptions', 'update', { idempotent: false }),
+    metadata: operation('Webhook Subscriptions', 'update', {
+      idempotent: false,
+      resource: 'webhookSubscription',
+    }),
   },
   listWebhookDeliveries: {
     method: 'GET',
