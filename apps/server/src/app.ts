@@ -21,6 +21,7 @@ import {
 } from './db/write-positions.js';
 import { registerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
+import { withConditions } from './http/conditional.js';
 import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { addCorsHeaders, registerCors } from './http/cors.js';
 import { registerDeprecation } from './http/deprecation.js';
@@ -48,7 +49,7 @@ import { DownloadLinks } from './modules/assets/content/links.js';
 import { openAssetStore } from './modules/assets/content/open-store.js';
 import type { AssetStore } from './modules/assets/content/store.js';
 import { modules } from './modules/index.js';
-import type { AppDeps } from './modules/types.js';
+import type { AppDeps, TaggedResources } from './modules/types.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit/rate-limit.js';
 import { openSecretBox } from './secrets/keyring.js';
 import type { SecretBox } from './secrets/secret-box.js';
@@ -319,6 +320,16 @@ function registerApi(
   const validating = deps.config.nodeEnv !== 'production';
   const implementation: Record<string, unknown> = {};
   for (const module of modules) Object.assign(implementation, module.routes(deps));
+  const tagged: TaggedResources = Object.assign({}, ...modules.map((module) => module.tagged));
+  for (const [name, handler] of Object.entries(implementation)) {
+    const { resource } = operationMeta(name as OperationName);
+    implementation[name] = withConditions(
+      name as OperationName,
+      handler as Parameters<typeof withConditions>[1],
+      resource && tagged[resource],
+      deps,
+    );
+  }
   // Response validation checks values: outside production, stored JSON text is parsed for it
   // (and then sent as values); production sends the text as it is.
   if (validating)

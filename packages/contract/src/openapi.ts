@@ -227,7 +227,7 @@ function responses(route: AppRoute, inputOnly: Set<string>): JsonObject {
     }
     const description = STATUS_DESCRIPTIONS[code] ?? 'Response';
     out[status] =
-      schema === ContractNoBody
+      code === 304
         ? { description, headers }
         : {
             description,

@@ -34,13 +34,33 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
   app.addHook('onRequest', async (request, reply) => {
     request.auth = await authenticate(request, reply, deps);
   });
+  // A 304 does not count against the window (as GitHub's): its headers show the window without
+  // it, and its point is given back once it is sent.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode === 304 && request.auth) showNotCounted(reply);
+    return payload;
+  });
   // Large responses cost more of the window, charged once they are sent (never delaying them).
   app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode === 304 && request.auth) {
+      await deps.rateLimiter.refund(`key:${request.auth.keyId}`).catch(() => undefined);
+      return;
+    }
     const extra = extraCostOf(responseBytes(reply));
     if (request.auth && extra > 0) {
       await deps.rateLimiter.consume(`key:${request.auth.keyId}`, extra).catch(() => undefined);
     }
   });
+}
+
+/** The `RateLimit` headers of a reply as if its request had not been counted. */
+function showNotCounted(reply: FastifyReply): void {
+  const limit = Number(reply.getHeader('ratelimit-limit'));
+  const remaining = Number(reply.getHeader('ratelimit-remaining'));
+  if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return;
+  const restored = Math.min(limit, remaining + 1);
+  reply.header('ratelimit-remaining', String(restored));
+  reply.header('ratelimit', `"default";r=${restored};t=${String(reply.getHeader('ratelimit-reset') ?? 0)}`);
 }
 
 async function authenticate(

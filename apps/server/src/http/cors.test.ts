@@ -285,6 +285,7 @@ describe('a server failing inside a request', () => {
       windowSeconds: limiter.windowSeconds,
       ready: () => limiter.ready(),
       consume: () => Promise.reject(new Error('counter store lost')),
+      refund: async () => {},
       exhausted: () => false,
       close: () => limiter.close(),
     };

@@ -7,8 +7,8 @@ export const CORS_ALLOWED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DEL
 
 /**
  * Request headers a page may send: the API's own (`x-api-key`, `Idempotency-Key`, `Content-Type`),
- * the client's (`Accept`, `User-Agent`, W3C trace context) and the conditional and range headers of
- * the signed download links.
+ * the client's (`Accept`, `User-Agent`, W3C trace context) and the conditional headers (`If-None-Match`, `If-Match`) and the range headers of the signed download
+ * links.
  */
 export const CORS_ALLOWED_HEADERS = [
   'x-api-key',
@@ -21,6 +21,7 @@ export const CORS_ALLOWED_HEADERS = [
   'range',
   'if-range',
   'if-none-match',
+  'if-match',
 ] as const;
 
 /** Response headers a page may read beyond the CORS-safelisted ones: every header the API sends. */

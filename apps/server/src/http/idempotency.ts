@@ -37,9 +37,12 @@ interface HandlerArgs {
 
 type Handler = (args: HandlerArgs) => Promise<{ status: number; body: unknown }>;
 
-/** Statuses a retry may legitimately change: never kept, the key stays free. */
+/**
+ * Statuses a retry may legitimately change: never kept, the key stays free. A 412 changed nothing,
+ * and its retry comes with the tag of a fresh read (another `If-Match`, same key).
+ */
 function isKept(status: number): boolean {
-  return status < 500 && ![400, 401, 403, 429].includes(status);
+  return status < 500 && ![400, 401, 403, 412, 429].includes(status);
 }
 
 /** The first execution's response: as sent, as kept, and as handed to ts-rest. */

@@ -30,6 +30,13 @@ export class ConflictError extends DomainError {
   }
 }
 
+/** 412 PRECONDITION_FAILED: an `If-Match` naming a tag the resource no longer has. */
+export class PreconditionFailedError extends DomainError {
+  constructor(message: string) {
+    super('PRECONDITION_FAILED', message);
+  }
+}
+
 /** 403 FORBIDDEN: authenticated but not allowed. */
 export class ForbiddenError extends DomainError {
   constructor(message: string) {

@@ -80,6 +80,25 @@ export class BatchingLimiter {
     return decisionOf(res, this.#max, res.consumedPoints <= this.#max, this.#now());
   }
 
+  /**
+   * Gives one point back to `key`'s shared window: from the count not sent yet when there is one,
+   * else from the store (`reward`). A store that cannot be reached keeps the point: a refund is
+   * never worth an error.
+   */
+  async refund(key: string): Promise<void> {
+    const window = this.#windows.get(key);
+    if (window && this.#now() < window.resetAt && window.pending > 0) {
+      window.pending -= 1;
+      return;
+    }
+    try {
+      await this.#store.reward(key, 1);
+      if (window) window.known = Math.max(0, window.known - 1);
+    } catch {
+      // The point stays counted.
+    }
+  }
+
   /** Adds `points` to the shared count; keeps what the store answered. */
   async #send(key: string, points: number, window: WindowState | undefined): Promise<RateLimiterRes> {
     if (window) window.sending += points;

@@ -38,6 +38,12 @@ export class MemoryWindows {
     };
   }
 
+  /** Gives one point back to `key`'s window, if it is still the one that counted it. */
+  refund(key: string): void {
+    const window = this.#windows.get(key);
+    if (window && this.#now() < window.resetAt && window.used > 0) window.used -= 1;
+  }
+
   #sweep(now: number): void {
     for (const [key, window] of this.#windows) if (now >= window.resetAt) this.#windows.delete(key);
     this.#sweepAt = this.#windows.size + MAX_WINDOWS;

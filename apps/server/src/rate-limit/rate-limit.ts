@@ -22,6 +22,8 @@ export interface RateLimiter {
   ping?(): Promise<void>;
   /** Counts `points` (default 1) against `key`'s window. */
   consume(key: string, points?: number): Promise<RateLimitDecision>;
+  /** Gives one point back to `key`'s current window (a request that does not count: a 304). */
+  refund(key: string): Promise<void>;
   /**
    * True while this process knows `key`'s window is used up (it answered it 429 and the window
    * has not ended): a caller may refuse work before spending anything on the request.
@@ -118,6 +120,7 @@ function createStoreLimiter(options: RateLimitOptions, now: () => number): Store
     store: 'memory',
     ready: async () => {},
     consume: async (key, points) => windows.consume(key, points),
+    refund: async (key) => windows.refund(key),
     close: async () => {},
   };
 }
@@ -179,6 +182,10 @@ function rememberExhausted(limiter: Omit<RateLimiter, 'exhausted'> & { now(): nu
   return {
     ...limiter,
     exhausted: (key) => current(key) !== undefined,
+    refund: async (key) => {
+      refused.delete(key);
+      await limiter.refund(key);
+    },
     consume: async (key, points) => {
       const known = current(key);
       if (known) return known;
@@ -202,6 +209,7 @@ function batched(
     store,
     ready: lifecycle.ready,
     consume: (key, points) => batching.consume(key, points),
+    refund: (key) => batching.refund(key),
     close: async () => {
       await batching.close();
       await lifecycle.close();

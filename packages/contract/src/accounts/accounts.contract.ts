@@ -69,7 +69,6 @@ export const accountsContract = c.router({
     metadata: operation('Account Logs', 'create', {
       idempotent: true,
       defaultTool: true,
-      resource: 'accountLog',
     }),
   },
   deleteAccountLog: {
@@ -77,10 +76,10 @@ export const accountsContract = c.router({
     path: '/account_logs/:account_log_id',
     pathParams: z.object({ account_log_id: PATH_IDS.account_log_id }),
     body: c.noBody(),
-    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 412) },
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Delete an account log',
     description:
       'Soft-deletes an account log (accountLogId from createAccountLog or listAccountActivity): deletedAt is set, listAccountActivity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.',
-    metadata: operation('Account Logs', 'delete', { resource: 'accountLog' }),
+    metadata: operation('Account Logs', 'delete'),
   },
 });

@@ -1,12 +1,11 @@
-import { initContract } from '@ts-rest/core';
-
-const c = initContract();
+import { z } from 'zod';
+import type { TaggedResource } from './operations.js';
 
 /**
  * The 304 answer of a single-resource GET whose `If-None-Match` names the current `ETag`: no
- * body, the same `ETag`, and not counted against the rate limit.
+ * body (`undefined`), the same `ETag`, and not counted against the rate limit.
  */
-export const notModified = { 304: c.noBody() } as const;
+export const notModified = { 304: z.undefined() } as const;
 
 /**
  * Whether an `If-None-Match` or `If-Match` field value names `etag` (RFC 9110 §13.1): `*`
@@ -27,3 +26,11 @@ export function etagMatches(fieldValue: string, etag: string, comparison: 'weak'
   }
   return false;
 }
+
+/**
+ * Fields of a resource that its `ETag` does not cover: an asset's download links are signed anew
+ * on every answer (they expire), so they are not part of its state.
+ */
+export const UNTAGGED_FIELDS: Partial<Record<TaggedResource, readonly string[]>> = {
+  asset: ['downloadUrl', 'previewDownloadUrl'],
+};

@@ -52,9 +52,7 @@ export const TAGGED_RESOURCES = [
   'audienceSessionInteractions',
   'asset',
   'person',
-  'personLog',
   'account',
-  'accountLog',
   'topic',
   'webhookSubscription',
 ] as const;

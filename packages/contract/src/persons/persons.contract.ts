@@ -33,17 +33,17 @@ export const personsContract = c.router({
     summary: 'Record a person log',
     description:
       "Records an event about a person (personId from createPerson or an account's linkedPersons); it shows in the account's activity with includePersonActivity.",
-    metadata: operation('Person Logs', 'create', { resource: 'personLog' }),
+    metadata: operation('Person Logs', 'create'),
   },
   deletePersonLog: {
     method: 'DELETE',
     path: '/person_logs/:person_log_id',
     pathParams: z.object({ person_log_id: PATH_IDS.person_log_id }),
     body: c.noBody(),
-    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404, 412) },
+    responses: { 200: AccountActivityItemSchema, ...errorResponses(...COMMON_ERROR_STATUSES, 404) },
     summary: 'Delete a person log',
     description:
       "Soft-deletes a person log (personLogId from createPersonLog or listAccountActivity): deletedAt is set, the account's activity shows it only with includeDeleted=true, counts stay exact. Deleting it again returns the same item.",
-    metadata: operation('Person Logs', 'delete', { resource: 'personLog' }),
+    metadata: operation('Person Logs', 'delete'),
   },
 });

@@ -6,7 +6,7 @@ import type {
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
-import type { Handle } from '../../db/port.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
@@ -141,4 +141,16 @@ export async function listTrashedAssets(
     position: (r) => ({ createdAt: r.trashedAt ?? r.createdAt, id: r.id }),
     map: (r) => toApiAsset(r, links),
   });
+}
+
+/** Locks a tenant's asset until `tx` ends, when it exists (`If-Match`, `http/conditional.ts`). */
+export async function lockAsset(tx: Tx, tenantId: string, assetId: string): Promise<void> {
+  await repo.findAssetForUpdate(tx, tenantId, assetId);
+}
+
+/** Reads one asset as createAsset and trashAsset answer it (`If-Match`, `http/conditional.ts`). */
+export async function readAsset(deps: AssetsDeps, tenantId: string, assetId: string): Promise<Asset> {
+  const row = await repo.findAsset(deps.db, tenantId, assetId);
+  if (!row || row.deletedAt) throw new NotFoundError(`Asset ${assetId} not found.`);
+  return toApiAsset(row, deps.downloadLinks.at(deps.clock()));
 }

@@ -180,3 +180,16 @@ export async function writeEditableFields(
 ): Promise<void> {
   await repo.setEditableFields(tx, tenantId, audienceId, fields, at);
 }
+
+/**
+ * Locks a tenant's audience until `tx` ends, when it exists: what every change of the audience,
+ * its versions and its conversation locks first (`If-Match`, `http/conditional.ts`).
+ */
+export async function lockAudience(
+  tx: Tx,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+): Promise<void> {
+  await repo.findAudience(tx, tenantId, pageId, audienceId, true);
+}

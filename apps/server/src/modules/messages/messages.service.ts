@@ -11,7 +11,12 @@ import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import { holdingJsonText, JsonText } from '../../lib/json-text.js';
-import { assertPageLive, requireAudience, writeEditableFields } from '../audiences/audiences.service.js';
+import {
+  assertPageLive,
+  lockAudience,
+  requireAudience,
+  writeEditableFields,
+} from '../audiences/audiences.service.js';
 import type { ServiceDeps } from '../types.js';
 import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
 import type { HistoryMessageRow } from './history.repo.js';
@@ -285,4 +290,14 @@ export async function publishAudienceMessage(
     }
   });
   return getAudienceMessages(deps, tenantId, pageId, audienceId, admit);
+}
+
+/** Locks an audience, and so its conversation, until `tx` ends, when it exists (`If-Match`, `http/conditional.ts`). */
+export async function lockConversation(
+  tx: Tx,
+  tenantId: string,
+  pageId: string,
+  audienceId: string,
+): Promise<void> {
+  await lockAudience(tx, tenantId, pageId, audienceId);
 }

@@ -182,3 +182,8 @@ export async function countPageAudiences(
 ): Promise<void> {
   await repo.adjustAudiencesCount(tx, tenantId, pageId, delta);
 }
+
+/** Locks a tenant's page until `tx` ends, when it exists (`If-Match`, `http/conditional.ts`). */
+export async function lockPage(tx: Tx, tenantId: string, pageId: string): Promise<void> {
+  await repo.findPage(tx, tenantId, pageId, true);
+}

@@ -7,7 +7,7 @@ import type {
   UpdateTopicBodySchema,
 } from '@customer-api/contract';
 import type { z } from 'zod';
-import type { Handle } from '../../db/port.js';
+import type { Handle, Tx } from '../../db/port.js';
 import { type Clock, iso } from '../../lib/clock.js';
 import { adjustCounter, readCounter } from '../../lib/counters.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -171,4 +171,9 @@ export async function updateTopic(
   });
   const [topic] = await withEntries(deps.db, tenantId, [row]);
   return topic as Topic;
+}
+
+/** Locks a tenant's topic until `tx` ends, when it exists (`If-Match`, `http/conditional.ts`). */
+export async function lockTopic(tx: Tx, tenantId: string, topicId: string): Promise<void> {
+  await repo.findTopic(tx, tenantId, topicId, true);
 }

@@ -240,3 +240,8 @@ export async function rotateWebhookSubscriptionSecret(
   });
   return { ...toApiSubscription(row), signingSecret: secret };
 }
+
+/** Locks a tenant's live subscription until `tx` ends, when it exists (`If-Match`, `http/conditional.ts`). */
+export async function lockWebhookSubscription(tx: Tx, tenantId: string, id: string): Promise<void> {
+  await repo.findSubscription(tx, tenantId, id, true);
+}
