@@ -14,6 +14,7 @@ import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopA
 import { emptyFigures, emptyReportLines } from './lib/smoke-check.mjs';
 import { machine, renderReport } from './report.mjs';
 import { runCitus } from './scenarios/citus.mjs';
+import { runConditional } from './scenarios/conditional.mjs';
 import { runIdempotency } from './scenarios/idempotency.mjs';
 import { runIngestion } from './scenarios/ingestion.mjs';
 import { runIsolation } from './scenarios/isolation.mjs';
@@ -35,9 +36,10 @@ const ALL = [
   'idempotency',
   'replicas',
   'citus',
+  'conditional',
 ];
 /** Scenarios on databases (and servers) of their own: alone, they need no shared `bench` database. */
-const SELF_CONTAINED = new Set(['idempotency', 'replicas', 'citus']);
+const SELF_CONTAINED = new Set(['idempotency', 'replicas', 'citus', 'conditional']);
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -151,6 +153,7 @@ try {
     memory: runMemory,
     isolation: runIsolation,
     idempotency: runIdempotency,
+    conditional: runConditional,
     replicas: runReplicaReads,
     citus: runCitus,
   };

@@ -7,6 +7,7 @@ import { fmtSpread } from './lib/stats.mjs';
 import { NOTES } from './notes.mjs';
 import { peersSection } from './report-peers.mjs';
 import { renderCitus } from './scenarios/citus.mjs';
+import { renderConditional } from './scenarios/conditional.mjs';
 import { renderIdempotency } from './scenarios/idempotency.mjs';
 import { renderReplicaReads } from './scenarios/replica-reads.mjs';
 
@@ -396,6 +397,7 @@ export function renderReport(results) {
   if (results.replicas?.replica) parts.push(renderReplicaReads(results.replicas, table, NOTES.replicas));
   if (results.citus?.skipped || results.citus?.loads)
     parts.push(renderCitus(results.citus, table, NOTES.citus));
+  if (results.conditional?.latency) parts.push(renderConditional(results.conditional, table));
   parts.push(NOTES.assetContent);
   return { markdown: `${parts.join('\n\n')}\n`, charts: charts(results) };
 }

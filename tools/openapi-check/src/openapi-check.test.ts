@@ -43,6 +43,15 @@ const RATE_LIMIT_WINDOW_MS = 30 * 60_000;
 /** Statuses no request provokes from a healthy server: they need a failing database or a bug. */
 const FAILURE_STATUSES = new Set([500, 503]);
 /**
+ * Writes whose successful call leaves no subscription to send a stale `If-Match` to (the
+ * deliveries' step deletes them): theirs go to a watcher's subscription, which stays.
+ */
+const GONE_AFTER_SUCCESS = new Set([
+  'deleteWebhookSubscription',
+  'updateWebhookSubscription',
+  'rotateWebhookSubscriptionSecret',
+]);
+/**
  * 400 is provoked where a request the document allows gets it: an unknown query parameter, an
  * upload over the size limit. Elsewhere only a request the document forbids gets it (a body that
  * breaks its schema, a path id over 255 characters), and the proxy refuses that one itself.
@@ -263,7 +272,9 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
       new Set(Object.keys(byId.get(operationId)?.responses ?? {}).map(Number));
     const steps = [...canonical].map(([operationId, ok]) => async () => {
       const hasQuery = (byId.get(operationId)?.parameters ?? []).some((p) => p.in === 'query');
-      for (const call of errorCalls(ok, declared(operationId), server.keys, hasQuery)) await rec.send(call);
+      const live = GONE_AFTER_SUCCESS.has(operationId) ? `/v0/webhook_subscriptions/${watchers[0]}` : ok.path;
+      for (const call of errorCalls(ok, declared(operationId), server.keys, hasQuery, live))
+        await rec.send(call);
       if (keepsIdempotencyKey(byId.get(operationId))) {
         await idempotencyConflict(rec, ok, server.keys);
       }

@@ -117,7 +117,7 @@ export function withConditions(
             const current = etagOf(resource, await access.read({ ...deps, db: tx }, tenantId, params));
             if (!etagMatches(ifMatch, current, 'strong'))
               throw new PreconditionFailedError(
-                `The ${resource} changed since it was read: If-Match names ${ifMatch.trim()}, its ETag is now ${current}. Read it again, then decide whether the change still applies.`,
+                `The ${resource} changed since it was read: If-Match does not name its current ETag. Read it again (its ETag comes with it), then decide whether the change still applies.`,
               );
             return handler({ ...args, db: tx });
           })

@@ -5,6 +5,8 @@ import type { Keys } from './processes.js';
 export const unknownId = (prefix: string) => `${prefix}_0000000000000000000000000a`;
 /** The server's `ASSET_MAX_BYTES` in this check: an upload one byte larger is 400. */
 export const ASSET_MAX_BYTES = 1024;
+/** A tag of the form the server sends that no representation has: a write with it is 412. */
+export const STALE_ETAG = '"AAAAAAAAAAAAAAAAAAAAAA"';
 /** A key the server never issued: 401. */
 const FORGED_KEY = 'cak_forged0000000000000000000000000000000000';
 
@@ -29,12 +31,20 @@ const NOT_FOUND_BODIES: Record<string, (body: Record<string, unknown>) => Record
 };
 
 /**
- * The error calls of one operation, from its successful call and the statuses the document
- * declares for it: 400 (an unknown query parameter, an upload too large), 401 (a
- * forged key), 403 (a key without the scope), 404 (an unknown id). 409 and 429 have their own
- * steps ({@link idempotencyConflict}, a spent window).
+ * The error and conditional calls of one operation, from its successful call and the statuses the
+ * document declares for it: 304 (`If-None-Match: *` on a read of an existing resource), 400 (an
+ * unknown query parameter, an upload too large), 401 (a forged key), 403 (a key without the
+ * scope), 404 (an unknown id), 412 (a stale `If-Match`, on `livePath` when the successful call
+ * removed its resource). 409 and 429 have their own steps ({@link idempotencyConflict}, a spent
+ * window).
  */
-export function errorCalls(ok: Call, declared: Set<number>, keys: Keys, hasQuery: boolean): Call[] {
+export function errorCalls(
+  ok: Call,
+  declared: Set<number>,
+  keys: Keys,
+  hasQuery: boolean,
+  livePath: string = ok.path,
+): Call[] {
   const calls: Call[] = [];
   const write = ok.method !== 'GET';
   const body = (ok.body ?? {}) as Record<string, unknown>;
@@ -44,6 +54,8 @@ export function errorCalls(ok: Call, declared: Set<number>, keys: Keys, hasQuery
   // A JSON body or a path the server refuses is one the document forbids too: the proxy refuses it.
   if (ok.raw) add(400, { raw: new Uint8Array(ASSET_MAX_BYTES + 1) });
   else if (hasQuery) add(400, { path: `${ok.path}${ok.path.includes('?') ? '&' : '?'}unexpected=1` });
+  add(304, { headers: { ...ok.headers, 'if-none-match': '*' } });
+  add(412, { path: livePath, headers: { ...ok.headers, 'if-match': STALE_ETAG } });
   add(401, { key: FORGED_KEY });
   add(403, { key: write ? keys.readOnly : keys.writeOnly });
   const notFound = NOT_FOUND_BODIES[ok.operation];
