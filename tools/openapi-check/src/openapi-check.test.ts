@@ -43,10 +43,11 @@ const RATE_LIMIT_WINDOW_MS = 30 * 60_000;
 /** Statuses no request provokes from a healthy server: they need a failing database or a bug. */
 const FAILURE_STATUSES = new Set([500, 503]);
 /**
- * Writes whose successful call leaves no subscription to send a stale `If-Match` to (the
- * deliveries' step deletes them): theirs go to a watcher's subscription, which stays.
+ * Operations whose successful call's subscription is gone by the conditional calls (the
+ * deliveries' step deletes them): their 304 and 412 go to a watcher's subscription, which stays.
  */
 const GONE_AFTER_SUCCESS = new Set([
+  'getWebhookSubscription',
   'deleteWebhookSubscription',
   'updateWebhookSubscription',
   'rotateWebhookSubscriptionSecret',
@@ -272,7 +273,9 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
       new Set(Object.keys(byId.get(operationId)?.responses ?? {}).map(Number));
     const steps = [...canonical].map(([operationId, ok]) => async () => {
       const hasQuery = (byId.get(operationId)?.parameters ?? []).some((p) => p.in === 'query');
-      const live = GONE_AFTER_SUCCESS.has(operationId) ? `/v0/webhook_subscriptions/${watchers[0]}` : ok.path;
+      const live = GONE_AFTER_SUCCESS.has(operationId)
+        ? ok.path.replace(/whsub_[0-9a-z]{26}/, watchers[0] ?? '')
+        : ok.path;
       for (const call of errorCalls(ok, declared(operationId), server.keys, hasQuery, live))
         await rec.send(call);
       if (keepsIdempotencyKey(byId.get(operationId))) {

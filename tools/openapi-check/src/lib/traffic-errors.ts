@@ -34,8 +34,8 @@ const NOT_FOUND_BODIES: Record<string, (body: Record<string, unknown>) => Record
  * The error and conditional calls of one operation, from its successful call and the statuses the
  * document declares for it: 304 (`If-None-Match: *` on a read of an existing resource), 400 (an
  * unknown query parameter, an upload too large), 401 (a forged key), 403 (a key without the
- * scope), 404 (an unknown id), 412 (a stale `If-Match`, on `livePath` when the successful call
- * removed its resource). 409 and 429 have their own steps ({@link idempotencyConflict}, a spent
+ * scope), 404 (an unknown id), 412 (a stale `If-Match`); the 304 and 412 on `livePath` when the
+ * successful call's resource is gone by then. 409 and 429 have their own steps ({@link idempotencyConflict}, a spent
  * window).
  */
 export function errorCalls(
@@ -54,7 +54,7 @@ export function errorCalls(
   // A JSON body or a path the server refuses is one the document forbids too: the proxy refuses it.
   if (ok.raw) add(400, { raw: new Uint8Array(ASSET_MAX_BYTES + 1) });
   else if (hasQuery) add(400, { path: `${ok.path}${ok.path.includes('?') ? '&' : '?'}unexpected=1` });
-  add(304, { headers: { ...ok.headers, 'if-none-match': '*' } });
+  add(304, { path: livePath, headers: { ...ok.headers, 'if-none-match': '*' } });
   add(412, { path: livePath, headers: { ...ok.headers, 'if-match': STALE_ETAG } });
   add(401, { key: FORGED_KEY });
   add(403, { key: write ? keys.readOnly : keys.writeOnly });
