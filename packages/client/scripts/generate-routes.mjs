@@ -29,6 +29,8 @@ function routeInfo(name) {
     bodyIdempotencyKey: typeof shape === 'object' && shape !== null && 'idempotencyKey' in shape,
     idempotent: meta.idempotent,
     paginated: meta.paginated,
+    ifMatch: meta.ifMatch,
+    ifNoneMatch: route.method === 'GET' && meta.resource !== undefined,
   };
 }
 
@@ -54,6 +56,10 @@ export interface RouteInfo {
   readonly idempotent: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
+  /** True when the operation takes \`If-Match\` (a write on a resource that has an \`ETag\`). */
+  readonly ifMatch: boolean;
+  /** True when the operation takes \`If-None-Match\` (a read of one resource; 304 when unchanged). */
+  readonly ifNoneMatch: boolean;
 }
 
 /** Version of the API description the table was generated from. */

@@ -126,6 +126,17 @@ export class ConflictError extends CustomerApiError {
   declare readonly code: 'CONFLICT';
 }
 
+/**
+ * 412 `PRECONDITION_FAILED`: the resource changed since it was read, so the `ifMatch` tag sent is
+ * not its current `ETag`; nothing was changed. Never retried automatically: read the resource
+ * again (its new tag comes with it), decide whether the change still applies, and send it with
+ * the new tag.
+ */
+export class PreconditionFailedError extends CustomerApiError {
+  override name = 'PreconditionFailedError';
+  declare readonly code: 'PRECONDITION_FAILED';
+}
+
 /** 429 `RATE_LIMITED`: the rate-limit window is exhausted; wait `retryAfter` seconds. */
 export class RateLimitedError extends CustomerApiError {
   override name = 'RateLimitedError';
@@ -213,6 +224,7 @@ const CLASS_BY_CODE: Record<ErrorCode, typeof CustomerApiError> = {
   FORBIDDEN: ForbiddenError,
   NOT_FOUND: NotFoundError,
   CONFLICT: ConflictError,
+  PRECONDITION_FAILED: PreconditionFailedError,
   RATE_LIMITED: RateLimitedError,
   INTERNAL: InternalError,
   SERVICE_UNAVAILABLE: ServiceUnavailableError,

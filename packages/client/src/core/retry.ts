@@ -40,9 +40,10 @@ const TRANSIENT_GATEWAY_STATUSES = new Set([502, 504]);
  * `Idempotency-Key` is still running: the retry gets its response). Connection errors, timeouts,
  * 500 and gateway errors (502, 504) may hide work that was done, so they are retried only for
  * `retrySafe` calls: reads, deletes and restores, and every POST and PATCH, which carry an
- * `Idempotency-Key`. A refused connection sent nothing and is always safe. 400, 401, 403, 404
- * and a final 409 are never retried: repeating cannot change the answer; nor is a call on a
- * closed client, nor one a browser refused to the page's origin (CORS).
+ * `Idempotency-Key`. A refused connection sent nothing and is always safe. 400, 401, 403, 404,
+ * a final 409 and 412 are never retried: repeating cannot change the answer (a stale `If-Match`
+ * stays stale until the resource is read again); nor is a call on a closed client, nor one a
+ * browser refused to the page's origin (CORS). A 304 is a success, not an error.
  */
 export function isRetryable(error: unknown, retrySafe: boolean): boolean {
   if (error instanceof RateLimitedError || error instanceof ServiceUnavailableError) return true;

@@ -15,6 +15,10 @@ export interface RouteInfo {
   readonly idempotent: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
+  /** True when the operation takes `If-Match` (a write on a resource that has an `ETag`). */
+  readonly ifMatch: boolean;
+  /** True when the operation takes `If-None-Match` (a read of one resource; 304 when unchanged). */
+  readonly ifNoneMatch: boolean;
 }
 
 /** Version of the API description the table was generated from. */
@@ -29,6 +33,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createPage: {
     method: 'POST',
@@ -37,6 +43,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getPage: {
     method: 'GET',
@@ -45,6 +53,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   archivePage: {
     method: 'POST',
@@ -53,6 +63,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   deletePage: {
     method: 'DELETE',
@@ -61,6 +73,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restorePage: {
     method: 'POST',
@@ -69,6 +83,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listAudiences: {
     method: 'GET',
@@ -77,6 +93,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAudience: {
     method: 'POST',
@@ -85,6 +103,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudience: {
     method: 'GET',
@@ -93,6 +113,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   archiveAudience: {
     method: 'POST',
@@ -101,6 +123,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restoreAudience: {
     method: 'POST',
@@ -109,6 +133,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   createAudienceVersion: {
     method: 'POST',
@@ -117,6 +143,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudienceVersion: {
     method: 'GET',
@@ -125,6 +153,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   publishAudienceVersion: {
     method: 'POST',
@@ -133,6 +163,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   cancelAudienceVersion: {
     method: 'POST',
@@ -141,6 +173,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   getAudienceMessages: {
     method: 'GET',
@@ -149,6 +183,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   createAudienceMessage: {
     method: 'POST',
@@ -157,6 +193,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restoreAudienceMessage: {
     method: 'POST',
@@ -165,6 +203,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   publishAudienceMessage: {
     method: 'POST',
@@ -173,6 +213,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listTrashedAssets: {
     method: 'GET',
@@ -181,6 +223,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAsset: {
     method: 'POST',
@@ -189,6 +233,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   trashAsset: {
     method: 'POST',
@@ -197,6 +243,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   createPerson: {
     method: 'POST',
@@ -205,6 +253,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createPersonLog: {
     method: 'POST',
@@ -213,6 +263,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   deletePersonLog: {
     method: 'DELETE',
@@ -221,6 +273,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listAccounts: {
     method: 'GET',
@@ -229,6 +283,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAccount: {
     method: 'GET',
@@ -237,6 +293,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   listAccountActivity: {
     method: 'GET',
@@ -245,6 +303,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAccountLog: {
     method: 'POST',
@@ -253,6 +313,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: true,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   deleteAccountLog: {
     method: 'DELETE',
@@ -261,6 +323,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listTopics: {
     method: 'GET',
@@ -269,6 +333,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createTopic: {
     method: 'POST',
@@ -277,6 +343,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getTopic: {
     method: 'GET',
@@ -285,6 +353,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   updateTopic: {
     method: 'PATCH',
@@ -293,6 +363,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   createAudienceSession: {
     method: 'POST',
@@ -301,6 +373,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAudienceSessionInteraction: {
     method: 'POST',
@@ -309,6 +383,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudienceSessionInteractions: {
     method: 'GET',
@@ -317,6 +393,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   createWebhookSubscription: {
     method: 'POST',
@@ -325,6 +403,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listWebhookSubscriptions: {
     method: 'GET',
@@ -333,6 +413,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getWebhookSubscription: {
     method: 'GET',
@@ -341,6 +423,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -349,6 +433,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   updateWebhookSubscription: {
     method: 'PATCH',
@@ -357,6 +443,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   rotateWebhookSubscriptionSecret: {
     method: 'POST',
@@ -365,6 +453,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listWebhookDeliveries: {
     method: 'GET',
@@ -373,6 +463,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   redeliverWebhookDelivery: {
     method: 'POST',
@@ -381,6 +473,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   recoverWebhookDeliveries: {
     method: 'POST',
@@ -389,6 +483,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
 };
 
@@ -399,6 +495,7 @@ export const ERRORS: { readonly [C in ErrorCode]: { readonly status: number; rea
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   NOT_FOUND: { status: 404, title: 'Not Found' },
   CONFLICT: { status: 409, title: 'Conflict' },
+  PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
   INTERNAL: { status: 500, title: 'Internal Server Error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
