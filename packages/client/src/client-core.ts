@@ -1,6 +1,7 @@
 import type { Asset, Contract, OperationName, PaginatedOperationName } from '@customer-api/contract';
 import type { Dispatcher } from 'undici';
 import { readEnv, runtimeToken } from './core/env.js';
+import { EtagCache, type EtagCacheOptions } from './core/etag-cache.js';
 import type { RequestEvent, ResponseEvent } from './core/exchange.js';
 import { type ClientLogger, type LogLevel, levelled, resolveLogLevel } from './core/logging.js';
 import { paginate, paginateItems } from './core/paginate.js';
@@ -62,6 +63,17 @@ export interface ClientOptions {
   validateResponses?: boolean | Contract;
   /** Headers added to every request. */
   headers?: Record<string, string>;
+  /**
+   * Keep the last body and `ETag` of each single-resource read (`getPage`, `getTopic`, … the
+   * operations that take `ifNoneMatch`) and revalidate instead of reading again: the next read of
+   * the same URL sends `If-None-Match`, and on 304, which is free of the rate limit, resolves to
+   * the kept body (a fresh copy each time; `withResponse` says `fromCache: true`). A changed
+   * resource comes back whole and replaces the entry. Off by default; `true` keeps up to 500
+   * entries and 8 MiB of JSON, least recently used first out, or give the bounds. Lists and
+   * writes never go through it, and a call that names its own `ifNoneMatch` bypasses it. Entries
+   * are keyed by API key and URL, and live in this client's memory only.
+   */
+  etagCache?: boolean | EtagCacheOptions;
   /**
    * Where log lines go (default `console`). At `debug`, one line per request and response, with
    * `x-api-key` and other secrets redacted; at `warn`, deprecation warnings only.
@@ -199,6 +211,7 @@ function resolveConfig(
     validator: resolveValidator(options.validateResponses, defaults.contract),
     headers: { 'user-agent': `customer-api-client/${CLIENT_VERSION} ${runtimeToken()}`, ...options.headers },
     transport: resolveTransport(options, defaults, own),
+    etagCache: resolveEtagCache(options.etagCache),
     observers: {
       logger: levelled(options.logger, resolveLogLevel(options.logLevel)),
       onRequest: options.onRequest,
@@ -231,6 +244,11 @@ function resolveValidator(
     );
   }
   return contractValidator(contract);
+}
+
+function resolveEtagCache(option: boolean | EtagCacheOptions | undefined): EtagCache | undefined {
+  if (!option) return undefined;
+  return new EtagCache(option === true ? {} : option);
 }
 
 function positive(name: string, value: number): number {

@@ -1,8 +1,51 @@
-import type { AccountLog, Page, PaginatedOperationName, Topic } from '@customer-api/contract';
-import { describe, expectTypeOf, it } from 'vitest';
+import {
+  type AccountLog,
+  contract,
+  OPERATION_NAMES,
+  operationMeta,
+  type Page,
+  type PaginatedOperationName,
+  type Topic,
+} from '@customer-api/contract';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createClient } from './client.js';
 import type { CustomerApiClient } from './client-core.js';
-import type { OperationArgs, OperationItem, OperationResult } from './core/types.js';
+import type {
+  IfMatchOperationName,
+  IfNoneMatchOperationName,
+  OperationArgs,
+  OperationItem,
+  OperationResult,
+} from './core/types.js';
+
+// Exactly the type-level unions: a missing or an extra key fails the type check.
+const IF_MATCH: Record<IfMatchOperationName, true> = {
+  archivePage: true,
+  deletePage: true,
+  restorePage: true,
+  archiveAudience: true,
+  restoreAudience: true,
+  publishAudienceVersion: true,
+  cancelAudienceVersion: true,
+  createAudienceMessage: true,
+  restoreAudienceMessage: true,
+  publishAudienceMessage: true,
+  trashAsset: true,
+  updateTopic: true,
+  deleteWebhookSubscription: true,
+  updateWebhookSubscription: true,
+  rotateWebhookSubscriptionSecret: true,
+};
+const IF_NONE_MATCH: Record<IfNoneMatchOperationName, true> = {
+  getPage: true,
+  getAudience: true,
+  getAudienceVersion: true,
+  getAudienceMessages: true,
+  getAccount: true,
+  getTopic: true,
+  getAudienceSessionInteractions: true,
+  getWebhookSubscription: true,
+};
 
 // Type-level tests: `pnpm run typecheck` fails when inference degrades (e.g. to `any`).
 // The calls sit in functions that never run: only their types matter.
@@ -14,7 +57,8 @@ describe('method types come from the contract', () => {
     expectTypeOf<OperationResult<'createAccountLog'>>().toEqualTypeOf<AccountLog>();
     expectTypeOf<OperationResult<'listTopics'>['items']>().toEqualTypeOf<Topic[]>();
     expectTypeOf<OperationItem<'listPages'>>().toEqualTypeOf<Page>();
-    expectTypeOf(client.getPage).returns.resolves.toEqualTypeOf<Page>();
+    const read = () => client.getPage({ params: { page_id: 'p' } });
+    expectTypeOf(read).returns.resolves.toEqualTypeOf<Page>();
     expectTypeOf<OperationResult<'getPage'>>().not.toBeAny();
   });
 
@@ -61,8 +105,48 @@ describe('method types come from the contract', () => {
   });
 
   it('withResponse wraps the same result', () => {
-    expectTypeOf<
-      Awaited<ReturnType<CustomerApiClient['withResponse']['getPage']>>['data']
-    >().toEqualTypeOf<Page>();
+    const read = () => client.withResponse.getPage({ params: { page_id: 'p' } });
+    expectTypeOf(read).returns.resolves.toHaveProperty('data').toEqualTypeOf<Page>();
+    expectTypeOf<Awaited<ReturnType<CustomerApiClient['withResponse']['getTopic']>>['etag']>().toEqualTypeOf<
+      string | undefined
+    >();
+  });
+});
+
+describe('conditional requests', () => {
+  it('the operations taking ifMatch and ifNoneMatch are those the contract marks', () => {
+    const ifMatch = OPERATION_NAMES.filter((name) => operationMeta(name).ifMatch);
+    const ifNoneMatch = OPERATION_NAMES.filter(
+      (name) => contract[name].method === 'GET' && operationMeta(name).resource !== undefined,
+    );
+    expect(Object.keys(IF_MATCH).sort()).toEqual(ifMatch.sort());
+    expect(Object.keys(IF_NONE_MATCH).sort()).toEqual(ifNoneMatch.sort());
+  });
+
+  it('ifMatch is typed only on writes that take it, ifNoneMatch only on reads of one resource', () => {
+    const check = () => {
+      void client.updateTopic({ params: { topic_id: 't' }, body: { title: 't' } }, { ifMatch: '"e"' });
+      void client.deletePage({ params: { page_id: 'p' } }, { ifMatch: '"e"' });
+      void client.getTopic({ params: { topic_id: 't' } }, { ifNoneMatch: '"e"' });
+      // @ts-expect-error getPage is a read: it takes ifNoneMatch, not ifMatch
+      void client.getPage({ params: { page_id: 'p' } }, { ifMatch: '"e"' });
+      // @ts-expect-error a write takes no ifNoneMatch
+      void client.archivePage({ params: { page_id: 'p' } }, { ifNoneMatch: '"e"' });
+      // @ts-expect-error lists have no ETag
+      void client.listPages({}, { ifNoneMatch: '"e"' });
+      // @ts-expect-error creates have nothing to match yet
+      void client.createTopic({ body: { title: 't' } }, { ifMatch: '"e"' });
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
+  it('a read with ifNoneMatch may resolve to undefined (304); without, it resolves to the body', () => {
+    const etag: string | undefined = '"e"';
+    const conditional = () => client.getPage({ params: { page_id: 'p' } }, { ifNoneMatch: etag });
+    const plain = () => client.getPage({ params: { page_id: 'p' } }, { timeoutMs: 5 });
+    expectTypeOf(conditional).returns.resolves.toEqualTypeOf<Page | undefined>();
+    expectTypeOf(plain).returns.resolves.toEqualTypeOf<Page>();
+    const raw = () => client.withResponse.getTopic({ params: { topic_id: 't' } }, { ifNoneMatch: '"e"' });
+    expectTypeOf(raw).returns.resolves.toHaveProperty('data').toEqualTypeOf<Topic | undefined>();
   });
 });

@@ -20,6 +20,7 @@ export {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
 } from './client-core.js';
+export { getEtag } from './core/conditional.js';
 export {
   ConflictError,
   ConnectionError,
@@ -30,6 +31,7 @@ export {
   type NoResponseErrorCode,
   type NoResponseInit,
   NotFoundError,
+  PreconditionFailedError,
   RateLimitedError,
   ServiceUnavailableError,
   TimeoutError,
@@ -37,6 +39,7 @@ export {
   UnexpectedResponseError,
   ValidationError,
 } from './core/errors.js';
+export { DEFAULT_ETAG_CACHE, type EtagCacheOptions } from './core/etag-cache.js';
 export type { RequestEvent, ResponseEvent } from './core/exchange.js';
 export type { ClientLogger, LogLevel } from './core/logging.js';
 export { getRequestId } from './core/request.js';
@@ -45,6 +48,13 @@ export type { FetchInitLike, FetchLike, FetchResponseLike } from './core/transpo
 export type {
   ApiResponse,
   ArgsTuple,
+  CallOptions,
+  ConditionalReadMethod,
+  ConditionalReadMethodWithResponse,
+  IfMatchOperationName,
+  IfMatchOption,
+  IfNoneMatchOperationName,
+  IfNoneMatchOption,
   OperationArgs,
   OperationItem,
   OperationMethod,

@@ -1,6 +1,15 @@
 import type { OperationName } from '@customer-api/contract';
 import { ROUTES, type RouteInfo } from '../generated/routes.js';
+import {
+  type CacheSlot,
+  type ConditionalOptions,
+  cacheSlot,
+  conditionalHeaders,
+  remember,
+  tagEtag,
+} from './conditional.js';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
+import type { EtagCache } from './etag-cache.js';
 import { exchange, type Observers } from './exchange.js';
 import { queryString } from './query.js';
 import { type Backoff, isRetryable, retryDelayMs, sleep } from './retry.js';
@@ -21,6 +30,8 @@ export interface CallConfig {
   headers: Record<string, string>;
   transport: Transport;
   observers: Observers;
+  /** The conditional-GET cache, when the client keeps one. */
+  etagCache: EtagCache | undefined;
 }
 
 /** The untyped input of a call (the typed surface lives in `client.ts`). */
@@ -53,17 +64,22 @@ export async function callOperation(
   config: CallConfig,
   name: OperationName,
   args: CallArgs = {},
-  options: RequestOptions = {},
+  options: RequestOptions & ConditionalOptions = {},
 ): Promise<ApiResponse<unknown>> {
   const route = ROUTES[name];
   const body = requestBody(route, args.body);
   // One key per call, chosen before the first attempt: every retry repeats it, so the server
   // does the work at most once and answers retries with the first response.
   const idempotencyKey = takesIdempotencyKey(route) ? (options.idempotencyKey ?? randomUuid()) : undefined;
+  const url = buildUrl(config.baseUrl, route.path, args.params, args.query);
+  const slot = cacheSlot(config.etagCache, route, config.apiKey, url, options);
   const init = {
-    url: buildUrl(config.baseUrl, route.path, args.params, args.query),
+    url,
     method: route.method,
-    headers: requestHeaders(config, options, body !== undefined, idempotencyKey),
+    headers: {
+      ...requestHeaders(config, options, body !== undefined, idempotencyKey),
+      ...conditionalHeaders(name, route, options, slot),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
     timeoutMs: options.timeoutMs ?? config.timeoutMs,
     signal: options.signal,
@@ -72,7 +88,7 @@ export async function callOperation(
   for (let attempt = 1; ; attempt++) {
     try {
       const raw = await exchange(config.transport, config.observers, name, attempt, init);
-      return interpret(config, name, raw, attempt);
+      return interpret(config, name, raw, attempt, slot);
     } catch (error) {
       const retry =
         attempt <= maxRetries && isRetryable(error, route.idempotent || idempotencyKey !== undefined);
@@ -135,20 +151,38 @@ export function buildUrl(
   return `${baseUrl.replace(/\/+$/, '')}${filled}${queryString(query)}`;
 }
 
+/**
+ * A 2xx is the result, and a 304 too: it answers a conditional read with the client's cached
+ * copy (parsed again, so callers never share one object), or with no body when the caller named
+ * the tag. Everything else is the error of its status.
+ */
 function interpret(
   config: CallConfig,
   name: OperationName,
   raw: RawResponse,
   attempts: number,
+  slot: CacheSlot | undefined,
 ): ApiResponse<unknown> {
-  const body = parseBody(raw.text);
-  if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, body);
-  if (body === raw.text && raw.text !== '') {
+  const kept = raw.status === 304 ? slot?.kept : undefined;
+  const fromCache = kept !== undefined;
+  const etag = raw.header('etag') ?? kept?.etag;
+  const text = kept ? kept.text : raw.text;
+  const body = parseBody(text);
+  if ((raw.status < 200 || raw.status > 299) && raw.status !== 304) {
+    if (slot) remember(slot, raw.status, etag, raw.text);
+    throw errorFromResponse(raw.status, raw.headers, body);
+  }
+  if (body === text && text !== '') {
     throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
   }
-  const data = config.validator ? validate(config.validator, name, raw, body) : body;
+  const notModified = raw.status === 304 && !fromCache;
+  const data =
+    config.validator && !notModified
+      ? validate(config.validator, name, fromCache ? 200 : raw.status, raw, body)
+      : body;
+  if (slot) remember(slot, raw.status, etag, raw.text);
   const requestId = raw.header('x-request-id') ?? undefined;
-  if (typeof data === 'object' && data !== null) tagRequestId(data, requestId);
+  if (typeof data === 'object' && data !== null) tagEtag(tagRequestId(data, requestId), etag);
   // `headers` is read through: a method that returns only `data` never builds them.
   return {
     data,
@@ -158,6 +192,8 @@ function interpret(
     },
     requestId,
     attempts,
+    etag,
+    fromCache,
   };
 }
 
@@ -170,8 +206,14 @@ function parseBody(text: string): unknown {
   }
 }
 
-function validate(validator: Validator, name: OperationName, raw: RawResponse, body: unknown): unknown {
-  const result = validator(name, raw.status, body);
+function validate(
+  validator: Validator,
+  name: OperationName,
+  status: number,
+  raw: RawResponse,
+  body: unknown,
+): unknown {
+  const result = validator(name, status, body);
   if (!result) throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body });
   return result.data;
 }

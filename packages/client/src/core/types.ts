@@ -55,6 +55,24 @@ export type OperationArgs<N extends OperationName> = OptionalWhenEmpty<RawArgs<N
 export type OperationResult<N extends OperationName> =
   Route<N>['responses'][SuccessStatus<N>] extends infer S extends z.ZodType ? z.output<S> : never;
 
+type Statuses<N extends OperationName> = keyof Route<N>['responses'];
+
+/**
+ * The operations that take `ifMatch`: the writes on a resource that has an `ETag` (updates,
+ * deletes, archive, restore, publish, …), which declare 412 `PRECONDITION_FAILED`.
+ */
+export type IfMatchOperationName = {
+  [N in OperationName]: 412 extends Statuses<N> ? N : never;
+}[OperationName];
+
+/**
+ * The operations that take `ifNoneMatch`: the reads of one resource (`getPage`, `getTopic`, …),
+ * which declare 304 Not Modified.
+ */
+export type IfNoneMatchOperationName = {
+  [N in OperationName]: 304 extends Statuses<N> ? N : never;
+}[OperationName];
+
 /** One item of a paginated operation's `items`. */
 export type OperationItem<N extends PaginatedOperationName> =
   OperationResult<N> extends { items: Array<infer Item> } ? Item : never;
@@ -78,12 +96,54 @@ export interface RequestOptions {
   idempotencyKey?: string;
 }
 
+/** The option of the operations in {@link IfMatchOperationName}. */
+export interface IfMatchOption {
+  /**
+   * Makes the write conditional (`If-Match`): it is done only while the resource's `ETag` is
+   * still this one, usually `getEtag(result)` of your last read or write of it. When someone
+   * changed the resource meanwhile the call rejects with a `PreconditionFailedError`, is not
+   * retried, and nothing changes. `*` means "any current version". Leave the option out to
+   * write unconditionally; naming it with `undefined` throws a `TypeError` rather than dropping
+   * the check silently.
+   */
+  ifMatch?: string;
+}
+
+/** The option of the operations in {@link IfNoneMatchOperationName}. */
+export interface IfNoneMatchOption {
+  /**
+   * Makes the read conditional (`If-None-Match`): the `ETag` of the copy you hold (or several,
+   * comma-separated). While the resource is unchanged the server answers 304 without a body,
+   * which does not count against the rate limit, and the call resolves to `undefined`: your
+   * copy is current. `undefined` sends an ordinary read (e.g. the first poll of a loop).
+   */
+  ifNoneMatch?: string | undefined;
+}
+
+/**
+ * The options of one operation's call: {@link RequestOptions}, plus `ifMatch` on the writes
+ * that take it and `ifNoneMatch` on the reads that take it.
+ */
+export type CallOptions<N extends OperationName> = RequestOptions &
+  (N extends IfMatchOperationName ? IfMatchOption : Empty) &
+  (N extends IfNoneMatchOperationName ? IfNoneMatchOption : Empty);
+
 /** A success result with its HTTP metadata, from `client.withResponse.<operation>()`. */
 export interface ApiResponse<T> {
-  /** The parsed, typed success body. */
+  /**
+   * The parsed, typed success body. After a 304 it is the client's cached copy (`fromCache`),
+   * or `undefined` when the call named its own `ifNoneMatch`.
+   */
   data: T;
-  /** HTTP status, e.g. 201 for a new account log or 200 for an idempotent replay. */
+  /** HTTP status, e.g. 201 for a new account log, 200 for an idempotent replay, 304 for an unchanged resource. */
   status: number;
+  /**
+   * The resource's `ETag` (quotes included), for `ifMatch` or `ifNoneMatch`; `undefined` when the
+   * response has none (lists, operations without a tagged resource). Also `getEtag(data)`.
+   */
+  etag: string | undefined;
+  /** True when the server answered 304 and `data` is the copy kept by the client's `etagCache`. */
+  fromCache: boolean;
   /** Response headers. */
   headers: Headers;
   /** The request id (`x-request-id`) of the attempt that succeeded. */
@@ -92,19 +152,42 @@ export interface ApiResponse<T> {
   attempts: number;
 }
 
-/** The parameters of an operation's method: `args` may be left out when every part of it is optional. */
-export type ArgsTuple<N extends OperationName> =
+type ArgsWith<N extends OperationName, O> =
   Empty extends OperationArgs<N>
-    ? [args?: OperationArgs<N>, options?: RequestOptions]
-    : [args: OperationArgs<N>, options?: RequestOptions];
+    ? [args?: OperationArgs<N>, options?: O]
+    : [args: OperationArgs<N>, options?: O];
+
+/** The parameters of an operation's method: `args` may be left out when every part of it is optional. */
+export type ArgsTuple<N extends OperationName> = ArgsWith<N, CallOptions<N>>;
+
+/** Options of a read that names no `ifNoneMatch`, and so always resolves to a body. */
+type Unconditional<N extends OperationName> = CallOptions<N> & { ifNoneMatch?: undefined };
+
+/**
+ * A read of one resource (see {@link IfNoneMatchOperationName}). Without `ifNoneMatch` it resolves
+ * to the body (with the client's `etagCache`, the cached copy when the server answers 304). With
+ * `ifNoneMatch` it resolves to `undefined` when the server answers 304: the copy you hold is current.
+ */
+export interface ConditionalReadMethod<N extends OperationName> {
+  (...args: ArgsWith<N, Unconditional<N>>): Promise<OperationResult<N>>;
+  (...args: ArgsTuple<N>): Promise<OperationResult<N> | undefined>;
+}
+
+/** The `withResponse` variant of a {@link ConditionalReadMethod}: `data` is `undefined` after a 304 it asked for. */
+export interface ConditionalReadMethodWithResponse<N extends OperationName> {
+  (...args: ArgsWith<N, Unconditional<N>>): Promise<ApiResponse<OperationResult<N>>>;
+  (...args: ArgsTuple<N>): Promise<ApiResponse<OperationResult<N> | undefined>>;
+}
 
 /** The method of one operation on the client. */
-export type OperationMethod<N extends OperationName> = (...args: ArgsTuple<N>) => Promise<OperationResult<N>>;
+export type OperationMethod<N extends OperationName> = N extends IfNoneMatchOperationName
+  ? ConditionalReadMethod<N>
+  : (...args: ArgsTuple<N>) => Promise<OperationResult<N>>;
 
 /** The `withResponse` variant of one operation's method. */
-export type OperationMethodWithResponse<N extends OperationName> = (
-  ...args: ArgsTuple<N>
-) => Promise<ApiResponse<OperationResult<N>>>;
+export type OperationMethodWithResponse<N extends OperationName> = N extends IfNoneMatchOperationName
+  ? ConditionalReadMethodWithResponse<N>
+  : (...args: ArgsTuple<N>) => Promise<ApiResponse<OperationResult<N>>>;
 
 /** One method per contract operation, named exactly as the operation. */
 export type OperationMethods = { [N in OperationName]: OperationMethod<N> };

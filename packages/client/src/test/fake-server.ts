@@ -98,6 +98,12 @@ export function apiError(
   });
 }
 
+/** Answers 304 Not Modified: no body, the same `ETag`. */
+export function notModified(res: ServerResponse, etag: string) {
+  res.writeHead(304, { etag, 'x-request-id': 'req_304' });
+  res.end();
+}
+
 /** Destroys the connection without answering (the client sees a reset / closed socket). */
 export function reset(res: ServerResponse) {
   res.socket?.destroy();
