@@ -5,6 +5,7 @@ import type { AppRoute } from '@ts-rest/core';
 import type { z } from 'zod';
 import { type ArgBinding, DEFAULT_LIST_LIMIT, type ToolDefinition } from './derive.js';
 import { type ArgumentIssue, argumentError, errorResult, toErrorObject } from './errors.js';
+import { ifMatchOf } from './etag.js';
 import { DEFAULT_MESSAGES_LIMIT, MAX_MESSAGES_LIMIT } from './messages.js';
 import { decodeJsonArguments } from './portable.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './result.js';
@@ -36,8 +37,8 @@ interface Request {
 
 type Method = (
   args: Partial<Request>,
-  options: { signal?: AbortSignal },
-) => Promise<{ data: unknown; status: number }>;
+  options: { signal?: AbortSignal; ifMatch?: string },
+) => Promise<{ data: unknown; status: number; etag?: string | undefined }>;
 
 function issue(path: string[], message: string): ArgumentIssue {
   return { code: 'validation_failed', message, path };
@@ -52,7 +53,9 @@ function advertised(tool: ToolDefinition, name: string): string {
 export function prepareRequest(
   tool: ToolDefinition,
   args: unknown,
-): { request: Request; fields?: readonly string[]; window?: Window } | { issues: ArgumentIssue[] } {
+):
+  | { request: Request; fields?: readonly string[]; window?: Window; ifMatch?: string }
+  | { issues: ArgumentIssue[] } {
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
     return { issues: [issue([], 'Arguments must be an object')] };
   }
@@ -60,6 +63,7 @@ export function prepareRequest(
   const decoded = decodeJsonArguments(tool.jsonArguments, (args ?? {}) as Record<string, unknown>);
   const issues: ArgumentIssue[] = decoded.issues.map((i) => issue(i.path, i.message));
   let fields: string[] | undefined;
+  let ifMatch: string | undefined;
   const window: Window | undefined = tool.messageWindow ? { limit: DEFAULT_MESSAGES_LIMIT } : undefined;
   for (const [name, value] of Object.entries(decoded.args)) {
     if (value === undefined) continue;
@@ -72,11 +76,15 @@ export function prepareRequest(
         Array.isArray(value) && value.length > 0 && value.every((f) => tool.fields?.names.includes(f));
       if (valid) fields = value as string[];
       else issues.push(issue(['fields'], `Must be a non-empty list of: ${tool.fields.names.join(', ')}`));
+    } else if (name === 'expectedEtag' && tool.meta.ifMatch && !binding) {
+      if (typeof value === 'string' && value.trim() !== '') ifMatch = ifMatchOf(value.trim());
+      else issues.push(issue(['expectedEtag'], 'Must be the etag of your last read of this resource'));
     } else if (!binding) {
       const known = [
         ...Object.keys(tool.bindings).map((key) => advertised(tool, key)),
         ...(tool.fields ? ['fields'] : []),
         ...(window ? ['limit', 'before'] : []),
+        ...(tool.meta.ifMatch ? ['expectedEtag'] : []),
       ];
       issues.push(
         issue([name], `Unknown argument; ${tool.name} takes ${known.join(', ') || 'no arguments'}`),
@@ -91,7 +99,8 @@ export function prepareRequest(
   if (decoded.issues.length > 0) return { issues };
   issues.push(...checkParts(tool, request));
   // A list returns summary items unless the caller names its fields.
-  return issues.length > 0 ? { issues } : { request, fields: fields ?? tool.fields?.summary, window };
+  if (issues.length > 0) return { issues };
+  return { request, fields: fields ?? tool.fields?.summary, window, ...(ifMatch ? { ifMatch } : {}) };
 }
 
 /** `limit` and `before` of a message history; returns what is wrong, if anything. */
@@ -153,7 +162,8 @@ async function attempt(tool: ToolDefinition, args: unknown, context: CallContext
     const { params, query, body } = request;
     try {
       // One client call per tool call: the client keeps its Idempotency-Key across its own retries.
-      return await method({ params, query, ...(body ? { body } : {}) }, { signal: context.signal });
+      const options = { signal: context.signal, ...(prepared.ifMatch ? { ifMatch: prepared.ifMatch } : {}) };
+      return await method({ params, query, ...(body ? { body } : {}) }, options);
     } catch (error) {
       const object = toErrorObject(error, context.client.baseUrl);
       if (object.code === 'MCP_SERVER_ERROR' || object.code === 'CONNECTION_ERROR')

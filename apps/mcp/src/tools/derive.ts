@@ -10,6 +10,7 @@ import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import { type AppRoute, ContractNoBody } from '@ts-rest/core';
 import { z } from 'zod';
 import { reword, rewordSchema } from './descriptions.js';
+import { ETAG_OUTPUT, EXPECTED_ETAG_ARGUMENT } from './etag.js';
 import { withIdSources } from './id-sources.js';
 import {
   type JsonSchema,
@@ -20,6 +21,7 @@ import {
   undescribedProperties,
 } from './json-schema.js';
 import { DEFAULT_MESSAGES_LIMIT, MESSAGE_WINDOW_ARGUMENTS, MESSAGE_WINDOW_OUTPUT } from './messages.js';
+import { toolName } from './names.js';
 import { toPortable } from './portable.js';
 import { summaryFields } from './summary.js';
 import type { ArgBinding, FieldSelection, ToolDefinition } from './types.js';
@@ -29,10 +31,7 @@ export type { ArgBinding, FieldSelection, JsonArgument, ToolDefinition } from '.
 /** Page size list tools use when the caller gives no `limit` (the API's own default is 20). */
 export const DEFAULT_LIST_LIMIT = 10;
 
-/** The MCP tool name of an operation: its name in snake_case (`listPages` → `list_pages`). */
-export function toolName(operation: string): string {
-  return operation.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-}
+export { toolName } from './names.js';
 
 /** The toolset slug of a resource group: lower-case words joined by hyphens (`Account Logs` → `account-logs`). */
 export function toolsetSlug(group: ResourceGroup): string {
@@ -96,9 +95,17 @@ export function deriveTool(operation: OperationName): ToolDefinition {
   const messageWindow = meta.windowed;
   const output = outputSchema(successSchema(route), meta, selection);
   if (messageWindow) Object.assign(output.properties as JsonSchema, MESSAGE_WINDOW_OUTPUT);
+  if (meta.sendsEtag) Object.assign(output.properties as JsonSchema, { etag: ETAG_OUTPUT });
   const advertised = rewordSchema(normalizeSchema(output), forModel);
   const fields = selection?.target === 'items' ? withSummary(selection, advertised, operation) : selection;
   const input = inputSchema(name, route, fields, messageWindow);
+  if (meta.ifMatch) {
+    if (input.bindings.expectedEtag) throw new Error(`Tool ${name}: argument expectedEtag is taken`);
+    input.schema.properties = {
+      ...(input.schema.properties as JsonSchema),
+      expectedEtag: EXPECTED_ETAG_ARGUMENT,
+    };
+  }
   const normalized = normalizeSchema(input.schema);
   const undescribed = undescribedProperties(normalized);
   if (undescribed.length > 0) {

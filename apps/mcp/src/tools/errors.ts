@@ -1,6 +1,7 @@
 import { ConnectionError, CustomerApiError, TimeoutError } from '@customer-api/client';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ArgBinding, ToolDefinition } from './derive.js';
+import { preconditionHint } from './etag.js';
 
 /** One problem with a tool's arguments, in the API's validation issue shape. */
 export interface ArgumentIssue {
@@ -93,8 +94,10 @@ export function toErrorObject(error: unknown, baseUrl: string): ErrorObject {
 export function errorResult(tool: ToolDefinition, error: ErrorObject): CallToolResult {
   const status = typeof error.status === 'number' ? ` (${error.status})` : '';
   const hint =
-    (HINTS[error.code] ?? HINTS.MCP_SERVER_ERROR) +
-    (error.code === 'VALIDATION_ERROR' ? argumentHints(tool, error.details) : '');
+    error.code === 'PRECONDITION_FAILED'
+      ? preconditionHint(tool)
+      : (HINTS[error.code] ?? HINTS.MCP_SERVER_ERROR) +
+        (error.code === 'VALIDATION_ERROR' ? argumentHints(tool, error.details) : '');
   const text = `${tool.name} failed: ${error.code}${status}: ${error.detail}\nWhat to do: ${hint}\nError object: ${JSON.stringify(error)}`;
   return { isError: true, content: [{ type: 'text', text }] };
 }

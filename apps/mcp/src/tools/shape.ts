@@ -3,13 +3,15 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AppRoute } from '@ts-rest/core';
 import type { ToolDefinition } from './derive.js';
 import { argumentError, errorResult } from './errors.js';
+import { etagNote } from './etag.js';
 import { continueAfter, type MessageWindow, windowMessages } from './messages.js';
 import { fitResult, selectFields, type Truncation } from './result.js';
 
-/** An API answer: the success body and its status. */
+/** An API answer: the success body, its status and the resource's tag when it has one. */
 export interface ApiResponse {
   data: unknown;
   status: number;
+  etag?: string | undefined;
 }
 
 /** How {@link shapeResult} shapes one success body. */
@@ -59,7 +61,8 @@ export async function shapeResult(
     }
     data = windowed;
   }
-  let fitted = fit(tool, data, options);
+  const etag = tool.meta.sendsEtag ? response.etag : undefined;
+  let fitted = fit(tool, data, options, etag);
   let refitted = false;
   for (let cut = cutOf(fitted, key); tool.meta.paginated && cut && cut.kept < cut.total; ) {
     const again = await options.requery(cut.kept);
@@ -77,6 +80,7 @@ export async function shapeResult(
   if (tool.messageWindow) continueWindow(fitted, cutOf(fitted, key) !== undefined);
   const notes = [
     replayNote(tool, response.status),
+    etagNote(tool, etag),
     pagingNote(tool, fitted.data, refitted ? options.maxBytes : undefined),
     summaryNote(tool, options.fields),
     windowNote(tool, fitted, options.maxBytes),
@@ -88,12 +92,20 @@ export async function shapeResult(
   return { content, structuredContent: fitted.data as Record<string, unknown> };
 }
 
-/** Selects fields and fits the cap; `data` is `undefined` when nothing makes it fit. */
-function fit(tool: ToolDefinition, data: unknown, options: ShapeOptions): Fitted {
+/**
+ * Selects fields, adds the resource's `etag` whatever the selection, and fits the cap; `data` is
+ * `undefined` when nothing makes it fit.
+ */
+function fit(tool: ToolDefinition, data: unknown, options: ShapeOptions, etag?: string): Fitted {
   const { fields } = options;
   const names = fields && tool.messageWindow ? [...fields, 'totalMessages', 'nextBefore'] : fields;
   const selected = names && tool.fields ? selectFields(data, tool.fields, names) : data;
-  return fitResult(selected, options.maxBytes, listKeyOf(tool)) ?? { data: undefined };
+  const tagged = etag !== undefined && isObject(selected) ? { ...selected, etag } : selected;
+  return fitResult(tagged, options.maxBytes, listKeyOf(tool)) ?? { data: undefined };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Messages cut for size: `nextBefore` continues after the oldest message still shown. */
