@@ -7,7 +7,9 @@ import {
   ConnectionError,
   CustomerApiError,
   createClient,
+  getEtag,
   NotFoundError,
+  PreconditionFailedError,
   verifyWebhookAsync,
 } from '@customer-api/client';
 import { contract } from '@customer-api/contract';
@@ -41,6 +43,7 @@ export async function runSubset({ baseUrl, apiKey, refusedUrl }) {
   const refused = await createClient({ baseUrl: refusedUrl, apiKey, maxRetries: 0 })
     .listPages()
     .catch((error) => error);
+  const conditional = await conditionalCheck({ baseUrl, apiKey }, pages[0]);
   await client.close();
   return {
     version: CLIENT_VERSION,
@@ -64,6 +67,50 @@ export async function runSubset({ baseUrl, apiKey, refusedUrl }) {
     keyLogged: JSON.stringify(logs).includes(apiKey),
     debugLines: logs.length > 0,
     webhook: await webhookCheck(),
+    conditional,
+  };
+}
+
+/**
+ * ETags: a cached read revalidated by a 304 that costs no rate-limit unit, a read naming its own
+ * tag, and a write with a stale `If-Match` refused without changing anything.
+ */
+async function conditionalCheck({ baseUrl, apiKey }, pageId) {
+  const client = createClient({ baseUrl, apiKey, maxRetries: 0, etagCache: true });
+  const remaining = (response) =>
+    Number(response.headers.get('ratelimit-remaining') ?? response.headers.get('x-ratelimit-remaining'));
+  const page = { params: { page_id: pageId } };
+  const first = await client.withResponse.getPage(page);
+  const second = await client.withResponse.getPage(page);
+  const asked = await client.getPage(page, { ifNoneMatch: first.etag });
+  const topic = await client.createTopic({ body: { title: 'runtime-check' } });
+  const params = { topic_id: topic.topicId };
+  const renamed = await client.updateTopic(
+    { params, body: { title: 'renamed' } },
+    { ifMatch: getEtag(topic) },
+  );
+  const stale = await client
+    .updateTopic({ params, body: { title: 'lost update' } }, { ifMatch: getEtag(topic) })
+    .catch((error) => error);
+  const after = await client.getTopic({ params });
+  await client.close();
+  return {
+    strongTag: /^"[A-Za-z0-9_-]{22}"$/.test(first.etag ?? ''),
+    revalidated: {
+      status: second.status,
+      fromCache: second.fromCache,
+      sameTag: second.etag === first.etag,
+      sameBody: JSON.stringify(second.data) === JSON.stringify(first.data),
+      uncounted: remaining(second) >= remaining(first),
+    },
+    notModified: asked === undefined,
+    newTagAfterWrite: getEtag(renamed) !== undefined && getEtag(renamed) !== getEtag(topic),
+    stale: {
+      isPreconditionFailed: stale instanceof PreconditionFailedError,
+      code: stale.code,
+      status: stale.status,
+    },
+    titleKept: after.title,
   };
 }
 

@@ -80,6 +80,14 @@ function expectSubsetPassed(output: string) {
     keyLogged: false,
     debugLines: true,
     webhook: { verified: 'evt_01jd4x3k5n8q2r6t9v0w1y2z3a', tampered: 'invalid_signature' },
+    conditional: {
+      strongTag: true,
+      revalidated: { status: 304, fromCache: true, sameTag: true, sameBody: true, uncounted: true },
+      notModified: true,
+      newTagAfterWrite: true,
+      stale: { isPreconditionFailed: true, code: 'PRECONDITION_FAILED', status: 412 },
+      titleKept: 'renamed',
+    },
   });
   // Three or more demo pages at two per page: iterate really followed cursors.
   expect(result.pagesTotal).toBeGreaterThan(2);
