@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_CATALOG, etagMatches } from '@customer-api/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Connected, connectInMemory, errorObjectOf, textOf } from '../test/connect.js';
 
 // A topic API answering as the server does: an ETag on reads and writes, If-Match checked on
@@ -118,5 +118,32 @@ describe('etags in tools', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('expectedEtag');
     expect(seen.length).toBe(count);
+  });
+});
+
+describe('etags against the API', () => {
+  let real: Connected;
+  beforeAll(async () => {
+    real = await connectInMemory(inject('api'), { selection: { toolsets: ['all'] } });
+  });
+  afterAll(async () => {
+    await real.close();
+  });
+
+  it('changes a topic only while its etag is current', async () => {
+    const created = await real.call('create_topic', { title: `etag-${Date.now()}` });
+    const { topicId, etag } = created.structuredContent as { topicId: string; etag: string };
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect((await real.call('get_topic', { topicId })).structuredContent).toMatchObject({ etag });
+    const renamed = await real.call('update_topic', { topicId, title: 'renamed', expectedEtag: etag });
+    expect(renamed.isError).toBeFalsy();
+    const newEtag = (renamed.structuredContent as { etag: string }).etag;
+    expect(newEtag).not.toBe(etag);
+    const stale = await real.call('update_topic', { topicId, title: 'lost update', expectedEtag: etag });
+    expect(stale.isError).toBe(true);
+    expect(errorObjectOf(stale)).toMatchObject({ code: 'PRECONDITION_FAILED', status: 412 });
+    expect(textOf(stale)).toContain('Call get_topic to read it again');
+    const after = await real.call('get_topic', { topicId });
+    expect(after.structuredContent).toMatchObject({ title: 'renamed', etag: newEtag });
   });
 });
