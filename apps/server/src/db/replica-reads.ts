@@ -1,4 +1,5 @@
-import type { HeldDb, NodePostgresDatabase } from './adapters/node-postgres.js';
+import type { NodePostgresDatabase } from './adapters/node-postgres.js';
+import type { HeldDb } from './adapters/node-postgres-handles.js';
 import type { Db } from './port.js';
 import { type TenantShare, TenantShareExceeded } from './tenant-share.js';
 import { primaryWalPosition, readStandbyState, type StandbyState } from './wal-position.js';
