@@ -5,7 +5,7 @@ import { canonicalDomain } from '../../lib/domain.js';
 import { ConflictError } from '../../lib/errors.js';
 import { KeyTaken } from '../../lib/key-taken.js';
 import { requestHash } from '../../lib/request-hash.js';
-import * as accountsRepo from './accounts.repo.js';
+import * as countersRepo from './account-counters.repo.js';
 import {
   type AccountsDeps,
   accountForDomain,
@@ -88,7 +88,7 @@ async function insertAccountLog(
       updatedAt: now,
     });
     if (!inserted) throw new KeyTaken();
-    await accountsRepo.recordAccountLog(tx, tenantId, account.id, { name: body.name, at: now });
+    await countersRepo.recordAccountLog(tx, tenantId, account.id, { name: body.name, at: now });
     await countAccountChanges(tx, tenantId, { created, linkedFirstPerson: false });
     return inserted;
   });

@@ -13,6 +13,7 @@ import { canonicalDomain } from '../../lib/domain.js';
 import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { IdSource } from '../../lib/ids.js';
 import { type CursorCodec, keysetPage } from '../../lib/pagination.js';
+import * as countersRepo from './account-counters.repo.js';
 import * as repo from './accounts.repo.js';
 
 /** Dependencies of account operations. */
@@ -149,7 +150,7 @@ export async function getAccount(deps: AccountsDeps, tenantId: string, accountId
  * to the account's number of linked persons, this one included.
  */
 export function linkPersonToAccount(tx: Tx, tenantId: string, accountId: string, at: Date): Promise<number> {
-  return repo.linkPerson(tx, tenantId, accountId, at);
+  return countersRepo.linkPerson(tx, tenantId, accountId, at);
 }
 
 /** Inserts many accounts of one tenant in one statement (bulk seeding); returns how many it inserted. */

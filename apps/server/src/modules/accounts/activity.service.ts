@@ -4,8 +4,8 @@ import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
 import { NotFoundError } from '../../lib/errors.js';
 import { keysetPage } from '../../lib/pagination.js';
+import * as countersRepo from './account-counters.repo.js';
 import type { AccountRow } from './accounts.repo.js';
-import * as accountsRepo from './accounts.repo.js';
 import { type AccountsDeps, requireAccount } from './accounts.service.js';
 import * as repo from './activity.repo.js';
 
@@ -79,7 +79,7 @@ export async function listAccountActivity(
 async function markDeleted(tx: Tx, row: repo.ActivityRow, at: Date): Promise<void> {
   const kind = row.kind === 'account' ? 'account' : 'person';
   await repo.markActivityDeleted(tx, row.tenantId, row.id, at);
-  await accountsRepo.countDeletedLog(tx, row.tenantId, row.accountId, kind);
+  await countersRepo.countDeletedLog(tx, row.tenantId, row.accountId, kind);
 }
 
 /**
@@ -143,6 +143,6 @@ export async function recordPersonActivity(
     updatedAt: now,
   });
   if (!inserted) throw new Error('person log insert returned no row');
-  await accountsRepo.countPersonLog(tx, log.tenantId, log.accountId);
+  await countersRepo.countPersonLog(tx, log.tenantId, log.accountId);
   return inserted;
 }
