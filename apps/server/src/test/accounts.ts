@@ -7,8 +7,18 @@ import type {
   PersonLog,
 } from '@customer-api/contract';
 import type { LightMyRequestResponse } from 'fastify';
+import { TenantShare } from '../db/tenant-share.js';
 import type { TestTenant } from './seed.js';
-import type { TestApp } from './test-app.js';
+import { type TestApp, type TestAppOptions, useTestApp } from './test-app.js';
+
+/**
+ * The app of the account log tests: 50 concurrent requests of one tenant wait for its database
+ * share as long as they need (on a loaded machine the default 1 s queue answers some of them 429,
+ * which is not what these tests test).
+ */
+export function useAccountLogsApp(options: Pick<TestAppOptions, 'clock'> = {}): TestApp {
+  return useTestApp({ ...options, tenantShare: new TenantShare({ concurrency: 4, queueMs: 60_000 }) });
+}
 
 /** A JSON request as the test's tenant (or `tenant`). */
 export async function send(
@@ -114,4 +124,19 @@ export async function walk<T>(
     cursor = body.nextCursor;
   } while (cursor);
   return { items, totals };
+}
+
+/** An account as `GET /v0/accounts/{id}` answers it, and its activity, deleted and persons' included. */
+export function accountReads(t: TestApp) {
+  const getAccount = async (accountId: string) =>
+    (await send(t, 'GET', `/v0/accounts/${accountId}`)).json() as Record<string, unknown>;
+  const activity = async (accountId: string) =>
+    (
+      await send(
+        t,
+        'GET',
+        `/v0/accounts/${accountId}/activity?includeDeleted=true&includePersonActivity=true`,
+      )
+    ).json();
+  return { getAccount, activity };
 }
