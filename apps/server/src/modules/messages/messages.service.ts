@@ -1,16 +1,13 @@
 import type {
-  Change,
   CreateMessageBodySchema,
   GetMessage,
   Message,
-  Metadata,
   RestoreMessageResult,
 } from '@customer-api/contract';
 import type { z } from 'zod';
 import type { Tx } from '../../db/port.js';
 import { iso } from '../../lib/clock.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
-import { holdingJsonText, JsonText } from '../../lib/json-text.js';
 import {
   assertPageLive,
   lockAudience,
@@ -18,10 +15,11 @@ import {
   writeEditableFields,
 } from '../audiences/audiences.service.js';
 import type { ServiceDeps } from '../types.js';
-import { type AudienceState, applyField, readField, stateOf } from './audience-state.js';
-import type { HistoryMessageRow } from './history.repo.js';
+import { type AudienceState, readField, stateOf } from './audience-state.js';
 import { assertWithinLimits, boundedHistory } from './history-limits.js';
+import { historyMessage, toChange, toMessage } from './message-view.js';
 import * as repo from './messages.repo.js';
+import { applyChanges } from './posted-changes.js';
 
 /** Dependencies of message operations. */
 export type MessagesDeps = Pick<ServiceDeps, 'db' | 'clock' | 'ids'>;
@@ -31,49 +29,6 @@ interface AudienceRef {
   pageId: string;
   audienceId: string;
 }
-
-const toChange = (row: repo.ChangeRow): Change => ({
-  changeId: row.id,
-  field: row.field,
-  previousValue: row.previousValue,
-  newValue: row.newValue,
-  status: row.status,
-});
-
-type MessageFields = Omit<HistoryMessageRow, 'toolCallsJson' | 'contentPartsJson'>;
-
-function toMessage(
-  row: MessageFields,
-  json: Pick<Message, 'toolCalls' | 'contentParts'>,
-  changes: repo.ChangeRow[] | null,
-): Message {
-  return {
-    messageId: row.id,
-    role: row.role,
-    content: row.content,
-    timestamp: row.timestampMs,
-    hasSnapshot: row.hasSnapshot,
-    toolCalls: json.toolCalls,
-    changes: changes ? changes.map(toChange) : null,
-    contentParts: json.contentParts,
-    reasoning: row.reasoning,
-    isInterrupted: row.isInterrupted,
-  };
-}
-
-/** A stored message as a history read sends it: its JSON columns as the text stored. */
-const historyMessage = (row: HistoryMessageRow, changes: repo.ChangeRow[] | null): Message =>
-  holdingJsonText(
-    toMessage(
-      row,
-      {
-        toolCalls: JsonText.of<NonNullable<Message['toolCalls']>>(row.toolCallsJson),
-        contentParts: JsonText.of<NonNullable<Message['contentParts']>>(row.contentPartsJson),
-      },
-      changes,
-    ),
-  );
-
 /**
  * An audience's conversation, messages oldest first, current context and unapplied (saved)
  * changes. `admit` hears the history's size before it is read (see {@link boundedHistory}).
@@ -128,45 +83,6 @@ async function lockLiveAudience(tx: Tx, ref: AudienceRef) {
     throw new ConflictError(`Audience ${ref.audienceId} is archived; restore it first.`);
   return found;
 }
-
-type NewChanges = NonNullable<z.output<typeof CreateMessageBodySchema>['changes']>;
-
-/**
- * Gives posted changes ids and previous values, applying the `applied` ones in order; returns
- * the rows and the audience state after them.
- */
-function applyChanges(
-  deps: MessagesDeps,
-  start: AudienceState,
-  pageMetadata: Metadata | null,
-  posted: NewChanges,
-  base: Pick<repo.ChangeRow, 'tenantId' | 'messageId' | 'audienceId' | 'messageSeq'>,
-): { rows: repo.ChangeRow[]; state: AudienceState } {
-  let state = start;
-  const rows = posted.map((change, position) => {
-    const previousValue = readField(state, pageMetadata, change.field);
-    if (change.previousValue !== undefined && change.previousValue !== previousValue) {
-      throw new ConflictError(
-        `Change ${position} expects ${change.field} to be ${preview(change.previousValue)}, but it is ${preview(previousValue)}; read the audience's messages again and resend.`,
-      );
-    }
-    if (change.status === 'applied') state = applyField(state, change.field, change.newValue);
-    return {
-      ...base,
-      id: deps.ids('change'),
-      position,
-      field: change.field,
-      previousValue,
-      newValue: change.newValue,
-      status: change.status,
-    };
-  });
-  return { rows, state };
-}
-
-/** A value as a short JSON text for an error message. */
-const preview = (value: string | null) =>
-  value !== null && value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}…` : JSON.stringify(value);
 
 async function conversationFor(deps: MessagesDeps, tx: Tx, ref: AudienceRef, now: Date) {
   return (
