@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BREAKING_KINDS, type JsonObject } from './changes.js';
-import { applyFixture, at, FIXTURE_BASE, FIXTURES } from './fixtures.js';
+import { at, FIXTURE_BASE } from './fixture-base.js';
+import { applyFixture, FIXTURES } from './fixtures.js';
 import { type Baseline, judge, readBaseline } from './gate.js';
 import { diffOpenApi } from './openapi-diff.js';
 

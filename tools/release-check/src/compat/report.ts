@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonObject } from './changes.js';
-import { applyFixture, FIXTURE_BASE, FIXTURES } from './fixtures.js';
+import { FIXTURE_BASE } from './fixture-base.js';
+import { applyFixture, FIXTURES } from './fixtures.js';
 import { describe, judge, readBaseline } from './gate.js';
 
 /** What the release check prints for the compatibility gate, and whether it passed. */
