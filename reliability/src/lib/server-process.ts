@@ -33,7 +33,7 @@ export function baseEnv(extra: Record<string, string>): Record<string, string> {
     if (value) env[name] = value;
   }
   // One tenant's load here is the whole load: its database share is the whole pool (the share
-  // itself is tested in noisy-neighbour.test.ts).
+  // itself is tested in noisy-neighbour/).
   return {
     ...env,
     NODE_ENV: 'production',
