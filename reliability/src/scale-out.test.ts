@@ -1,12 +1,11 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 import pg from 'pg';
-import { Pool } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, pool, sleep } from './lib/http.js';
+import { scrape, total, waitScrapable } from './lib/metrics.js';
 import { postgresDatabase } from './lib/postgres.js';
 import { PROFILE, report, sized } from './lib/profile.js';
 import { type Receiver, startReceiver } from './lib/receiver.js';
+import { roundRobin } from './lib/round-robin.js';
 import {
   baseEnv,
   createKey,
@@ -38,82 +37,6 @@ afterAll(async () => {
 async function redisUrl(): Promise<string | undefined> {
   const url = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
   return (await tcpAnswers(url, 6379)) ? url : undefined;
-}
-
-/** A round-robin reverse proxy (the load balancer); an unreachable upstream is answered 502. */
-async function roundRobin(upstreams: string[]): Promise<{ url: string; close(): Promise<void> }> {
-  const pools = upstreams.map((url) => new Pool(url, { connections: 32 }));
-  let next = 0;
-  const server: Server = createServer(async (req, res) => {
-    const upstream = pools[next++ % pools.length] as Pool;
-    try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const { host: _host, connection: _connection, ...headers } = req.headers;
-      const answer = await upstream.request({
-        method: req.method as 'GET',
-        path: req.url ?? '/',
-        headers,
-        body: chunks.length > 0 ? Buffer.concat(chunks) : null,
-      });
-      const body = Buffer.from(await answer.body.arrayBuffer());
-      const out: Record<string, string | string[]> = {};
-      for (const [name, value] of Object.entries(answer.headers)) {
-        if (value !== undefined && name !== 'connection' && name !== 'keep-alive') out[name] = value;
-      }
-      res.writeHead(answer.statusCode, out).end(body);
-    } catch {
-      if (!res.headersSent) res.writeHead(502).end();
-      else res.destroy();
-    }
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      await Promise.all(pools.map((p) => p.destroy()));
-    },
-  };
-}
-
-/** One process's `/metrics`, as `name{labels}` → value. */
-async function scrape(port: number): Promise<Map<string, number>> {
-  const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-  if (!res.ok) throw new Error(`/metrics on ${port}: ${res.status}`);
-  const samples = new Map<string, number>();
-  for (const line of (await res.text()).split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*(?:\{[^}]*\})?) (\S+)$/.exec(line);
-    if (match) samples.set(match[1] as string, Number(match[2]));
-  }
-  return samples;
-}
-
-/** Sum of the samples of `name` whose labels contain every `label="value"` given. */
-function total(samples: Map<string, number>, name: string, ...labels: string[]): number {
-  let sum = 0;
-  for (const [key, value] of samples) {
-    if ((key === name || key.startsWith(`${name}{`)) && labels.every((l) => key.includes(l))) sum += value;
-  }
-  return sum;
-}
-
-async function waitScrapable(port: number, proc: ServerProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (proc.child.exitCode !== null) throw new Error(`process exited:\n${proc.output()}`);
-    if (
-      await scrape(port).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-    await sleep(100);
-  }
-  throw new Error(`/metrics never answered:\n${proc.output()}`);
 }
 
 describe(`scale-out: 2 API processes + 2 dispatchers + PostgreSQL + Redis behind a round-robin proxy (${PROFILE})`, () => {
