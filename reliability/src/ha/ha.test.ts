@@ -5,9 +5,11 @@ import { createKey, runCli } from '@customer-api/test-server';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Receiver, startReceiver } from '../lib/receiver.js';
-import { waitDelivered } from '../lib/webhook-load.js';
-import { type AppHost, addressOf, Deployment, type Node } from './deployment.js';
+import { until } from '../lib/until.js';
+import { addressOf, Deployment, type Node } from './deployment.js';
 import { type Attempt, type LoadResult, longestUnavailability, startLoad, type Worker } from './load.js';
+import { currentPrimary, haproxyStatus, newPrimary, readsByTarget, readyz, rejoined } from './probes.js';
+import { type HaTotals, verify } from './verify.js';
 
 /**
  * `short` (CI: one failover) or `full` (`pnpm test:ha`: every scenario). Set by deploy/ha/run.sh.
@@ -21,7 +23,7 @@ const READYZ_BOUND_MS = 5000;
 /** Every request's bound under loss: statement timeout (2 s) + 1 s, a connect (5 s), the share's queue (1 s), twice over. */
 const REQUEST_BOUND_MS = 20_000;
 
-const totals = {
+const totals: HaTotals = {
   failovers: 0,
   switchovers: 0,
   writes: 0,
@@ -120,45 +122,6 @@ async function served(attempts: Attempt[], count: number, timeoutMs = 120_000): 
   return performance.now();
 }
 
-/** Checks what the load got and left behind; adds to the totals. */
-async function verify(name: string, result: LoadResult): Promise<void> {
-  const names = [...result.pages.keys()];
-  const rows = await (admin as pg.Pool).query<{ name: string; copies: number }>(
-    `SELECT p.name, count(*)::int AS copies FROM pages p JOIN tenants t ON t.id = p.tenant_id
-     WHERE t.name = ANY($1) AND p.name = ANY($2) GROUP BY p.name`,
-    [tenants, names],
-  );
-  const stored = new Map(rows.rows.map((r) => [r.name, r.copies]));
-  const lost = names.filter((n) => !stored.has(n));
-  const duplicated = [...stored.values()].filter((copies) => copies > 1).length;
-  const undelivered = await waitDelivered((receiver as Receiver).versions, result.versions, 180_000);
-  const other5xx = result.attempts.filter((a) => a.status >= 500 && a.status !== 503).length;
-  totals.writes += names.length + result.versions.length;
-  totals.lost += lost.length;
-  totals.duplicated += duplicated;
-  totals.events += result.versions.length;
-  totals.undelivered += undelivered.length;
-  totals.other5xx += other5xx;
-  console.log(
-    `[ha] ${name}: ${result.attempts.length} exchanges, ${names.length} pages and ${result.versions.length} versions acknowledged, ` +
-      `${result.attempts.filter((a) => a.status === 503).length} answered 503, ${result.givenUp} calls given up, ` +
-      `slowest exchange ${Math.round(Math.max(0, ...result.attempts.map((a) => a.ms)))} ms`,
-  );
-  const errorLines = (['api1', 'api2'] as const).flatMap((host) =>
-    requireDeployment()
-      .output(host)
-      .split('\n')
-      .filter((line) => line.includes('"level":50'))
-      .slice(-3)
-      .map((line) => `${host}: ${line.slice(0, 1500)}`),
-  );
-  expect(result.problems.slice(0, 10), errorLines.join('\n')).toEqual([]);
-  expect(lost).toEqual([]);
-  expect(duplicated).toBe(0);
-  expect(undelivered).toEqual([]);
-  expect(result.pages.size).toBeGreaterThan(0);
-}
-
 /** What a fault sees: the deployment, and a wait for `count` more successful answers. */
 interface FaultContext {
   d: Deployment;
@@ -186,45 +149,12 @@ async function underLoad(name: string, fault: (context: FaultContext) => Promise
   } finally {
     result ??= await load.stop();
   }
-  await verify(name, result);
-  return result;
-}
-
-/** Waits until the node other than `old` leads. */
-async function newPrimary(d: Deployment, old: Node): Promise<Node> {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const now = await d.primary();
-    if (now && now !== old) return now;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(
-    `no new primary within 120 s\n${d.output('pg1').slice(-3000)}\n${d.output('pg2').slice(-3000)}`,
+  await verify(
+    { admin: admin as pg.Pool, tenants, receiver: receiver as Receiver, deployment: d, totals },
+    name,
+    result,
   );
-}
-
-/** The old primary is back as the synchronous standby of the new one. */
-async function rejoined(d: Deployment, old: Node): Promise<void> {
-  const members = await d.waitForCluster(2, 180_000);
-  expect(members.find((m) => m.name === old)?.role).toBe('sync_standby');
-}
-
-async function currentPrimary(d: Deployment): Promise<Node> {
-  const primary = await d.primary();
-  if (!primary) throw new Error('no primary');
-  return primary;
-}
-
-/** `db_reads_total` of both API processes, by `target`. */
-async function readsByTarget(d: Deployment): Promise<Record<string, number>> {
-  const totalsByTarget: Record<string, number> = {};
-  for (const host of ['api1', 'api2'] as const) {
-    const text = await (await fetch(`http://${addressOf(d.vars, host)}:9100/metrics`)).text();
-    for (const match of text.matchAll(/^db_reads_total\{target="(\w+)"[^}]*\} (\d+)$/gm)) {
-      totalsByTarget[match[1] as string] = (totalsByTarget[match[1] as string] ?? 0) + Number(match[2]);
-    }
-  }
-  return totalsByTarget;
+  return result;
 }
 
 describe(`HA on Patroni, etcd and HAProxy (${PROFILE})`, () => {
@@ -358,27 +288,3 @@ describe(`HA on Patroni, etcd and HAProxy (${PROFILE})`, () => {
     });
   });
 });
-
-async function readyz(d: Deployment, host: AppHost): Promise<number> {
-  const res = await fetch(`${d.appUrl(host)}/readyz`, { signal: AbortSignal.timeout(10_000) }).catch(
-    () => undefined,
-  );
-  await res?.arrayBuffer();
-  return res?.status ?? 0;
-}
-
-/** HAProxy's view of an API server (`UP`, `DOWN`, …), from its stats CSV. */
-async function haproxyStatus(d: Deployment, server: AppHost): Promise<string | undefined> {
-  const res = await fetch(`http://${d.vars.HA_LB}:7000/;csv`);
-  const line = (await res.text()).split('\n').find((l) => l.startsWith(`api,${server},`));
-  return line?.split(',')[17];
-}
-
-async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`condition not met within ${timeoutMs} ms`);
-}
