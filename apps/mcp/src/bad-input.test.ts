@@ -1,4 +1,4 @@
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { envelope, modernHeaders, post, type RawStdio, rawStdio, toolCall } from './test/raw.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
@@ -112,7 +112,7 @@ describe('bad input over stdio', () => {
     expect(forged.error?.code).toBe(-32602);
     expect(forged.error?.message).toMatch(/confirmation state of this delete_page call is not valid/);
     const fine = await stdio.request(list(4, envelope()));
-    expect(fine.result?.tools).toHaveLength(OPERATION_NAMES.length);
+    expect(fine.result?.tools).toHaveLength(JSON_OPERATION_NAMES.length);
     expect(stdio.stderr()).not.toMatch(/Error|at /);
   });
 });

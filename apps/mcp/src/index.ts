@@ -39,8 +39,8 @@ export {
 } from './transports/http.js';
 export { runStdio, type StdioOptions } from './transports/stdio.js';
 
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { toolName } from './tools/derive.js';
 
 /** Every tool name, one per contract operation, in contract order. */
-export const TOOL_NAMES: readonly string[] = OPERATION_NAMES.map(toolName);
+export const TOOL_NAMES: readonly string[] = JSON_OPERATION_NAMES.map(toolName);

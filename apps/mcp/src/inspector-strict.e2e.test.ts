@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { MAIN } from './test/sessions.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
@@ -124,7 +124,7 @@ describe.skipIf(!supported)(
         '-e',
         'MCP_TOOLSETS=all',
       ]);
-      expect(tools).toHaveLength(OPERATION_NAMES.length);
+      expect(tools).toHaveLength(JSON_OPERATION_NAMES.length);
       expect(findings).toEqual([]);
       expect(stderr).not.toMatch(/Warning|Error|portability/);
     });
@@ -139,7 +139,7 @@ describe.skipIf(!supported)(
         '--header',
         'X-MCP-Toolsets: all',
       ]);
-      expect(tools).toHaveLength(OPERATION_NAMES.length);
+      expect(tools).toHaveLength(JSON_OPERATION_NAMES.length);
       expect(findings).toEqual([]);
       expect(stderr).not.toMatch(/Warning|Error|portability/);
     });

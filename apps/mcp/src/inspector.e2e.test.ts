@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
@@ -52,7 +52,7 @@ describe('the MCP inspector CLI', () => {
   it('lists every tool of customer-api-mcp over stdio', async () => {
     const result = await inspector([...stdioTarget(), '--method', 'tools/list']);
     const tools = result.tools as { name: string; outputSchema?: unknown }[];
-    expect(tools).toHaveLength(OPERATION_NAMES.length);
+    expect(tools).toHaveLength(JSON_OPERATION_NAMES.length);
     expect(tools.every((t) => t.outputSchema)).toBe(true);
   });
 

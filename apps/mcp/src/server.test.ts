@@ -1,4 +1,4 @@
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Connected, connectInMemory, errorObjectOf, textOf } from './test/connect.js';
 
@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('tools over the real API', () => {
   it('lists one tool per contract operation', async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(OPERATION_NAMES.length);
+    expect(tools).toHaveLength(JSON_OPERATION_NAMES.length);
     expect(tools.map((t) => t.name)).toContain('get_audience_messages');
   });
 
@@ -147,7 +147,7 @@ describe('errors as tool results', () => {
       const result = await offline.call('list_pages');
       expect(result.isError).toBe(true);
       expect(errorObjectOf(result)).toMatchObject({ code: 'CONNECTION_ERROR' });
-      expect((await offline.client.listTools()).tools.length).toBe(OPERATION_NAMES.length);
+      expect((await offline.client.listTools()).tools.length).toBe(JSON_OPERATION_NAMES.length);
     } finally {
       await offline.close();
     }

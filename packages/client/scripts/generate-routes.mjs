@@ -31,6 +31,7 @@ function routeInfo(name) {
     paginated: meta.paginated,
     ifMatch: meta.ifMatch,
     ifNoneMatch: route.method === 'GET' && meta.resource !== undefined,
+    ...(meta.bytes ? { bytes: meta.bytes } : {}),
   };
 }
 
@@ -60,6 +61,11 @@ export interface RouteInfo {
   readonly ifMatch: boolean;
   /** True when the operation takes \`If-None-Match\` (a read of one resource; 304 when unchanged). */
   readonly ifNoneMatch: boolean;
+  /**
+   * Set when the operation carries raw bytes, not JSON: an \`upload\` (a method of its own, e.g.
+   * \`putAssetContent\`) or a \`download\` (the signed link an Asset gives, fetched as it is).
+   */
+  readonly bytes?: 'upload' | 'download';
 }
 
 /** Version of the API description the table was generated from. */

@@ -171,6 +171,8 @@ export function buildClient(options: ClientOptions, defaults: DefaultTransport):
   const methods: Record<string, unknown> = {};
   const withResponse: Record<string, unknown> = {};
   for (const name of Object.keys(ROUTES) as OperationName[]) {
+    // Byte operations are not JSON calls: uploads have methods of their own, downloads are links.
+    if (ROUTES[name].bytes) continue;
     if (RESERVED.has(name)) throw new Error(`Operation ${name} collides with a client helper`);
     withResponse[name] = (args?: CallArgs, opts?: RequestOptions) => call(name, args, opts);
     methods[name] = async (args?: CallArgs, opts?: RequestOptions) => (await call(name, args, opts)).data;
@@ -183,9 +185,9 @@ export function buildClient(options: ClientOptions, defaults: DefaultTransport):
     pages: (name: OperationName, args?: CallArgs, opts?: RequestOptions) =>
       paginate(fetchPage, name, args, opts),
     putAssetContent: (assetId: string, body: AssetBody, opts?: UploadOptions) =>
-      uploadAsset(config, assetId, 'content', body, opts),
+      uploadAsset(config, 'putAssetContent', assetId, body, opts),
     putAssetPreview: (assetId: string, body: AssetBody, opts?: UploadOptions) =>
-      uploadAsset(config, assetId, 'preview', body, opts),
+      uploadAsset(config, 'putAssetPreview', assetId, body, opts),
     close: async () => {
       await own?.close();
     },

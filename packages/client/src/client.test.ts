@@ -1,4 +1,4 @@
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES, OPERATION_NAMES } from '@customer-api/contract';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from './client.js';
@@ -27,13 +27,28 @@ async function serve(handler: Parameters<typeof startServer>[0]) {
 }
 
 describe('createClient', () => {
-  it('has one method and one withResponse method per contract operation', () => {
+  it('has one method and one withResponse method per JSON operation of the contract', () => {
     const client = createClient({ apiKey: 'k' });
-    expect(OPERATION_NAMES.length).toBeGreaterThan(30);
-    for (const name of OPERATION_NAMES) {
+    expect(JSON_OPERATION_NAMES.length).toBeGreaterThan(30);
+    for (const name of JSON_OPERATION_NAMES) {
       expect(typeof client[name], name).toBe('function');
       expect(typeof client.withResponse[name], name).toBe('function');
     }
+  });
+
+  it('uploads with a method of its own and leaves downloads to the signed links', () => {
+    const client = createClient({ apiKey: 'k' });
+    const bytes = OPERATION_NAMES.filter((name) => !(JSON_OPERATION_NAMES as string[]).includes(name));
+    expect(bytes).toEqual([
+      'putAssetContent',
+      'putAssetPreview',
+      'downloadAssetContent',
+      'downloadAssetPreview',
+    ]);
+    expect(client.putAssetContent.length).toBe(3);
+    expect(client.putAssetPreview.length).toBe(3);
+    expect('downloadAssetContent' in client).toBe(false);
+    expect('putAssetContent' in client.withResponse).toBe(false);
   });
 
   it('reads CUSTOMER_API_BASE_URL and CUSTOMER_API_KEY when no options are given', async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
 
 // Runs on the built output (`turbo test` builds first): what a consumer installs.
@@ -23,7 +23,7 @@ describe('built package', () => {
       expect(typeof entry[name], name).toBe('function');
     }
     const client = entry.createClient({ apiKey: 'k' });
-    for (const name of OPERATION_NAMES) expect(typeof client[name], name).toBe('function');
+    for (const name of JSON_OPERATION_NAMES) expect(typeof client[name], name).toBe('function');
   });
 
   it('depends at run time on the contract and undici, with zod and OpenTelemetry as peers', () => {

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import type { z } from 'zod';
 import { accountsContract } from './accounts/accounts.contract.js';
 import { assetsContract } from './assets/assets.contract.js';
+import { assetContentContract } from './assets/content.contract.js';
 import { audiencesContract } from './audiences/audiences.contract.js';
 import type { OperationMeta } from './common/operations.js';
 import type { Paginated } from './common/pagination.js';
@@ -30,6 +31,7 @@ export const contract = c.router(
     ...audiencesContract,
     ...messagesContract,
     ...assetsContract,
+    ...assetContentContract,
     ...personsContract,
     ...accountsContract,
     ...topicsContract,
@@ -52,6 +54,14 @@ export const OPERATION_NAMES = Object.keys(contract) as OperationName[];
 export function operationMeta(name: OperationName): OperationMeta {
   return contract[name].metadata as OperationMeta;
 }
+
+/** An operation whose body and answer are JSON: every one but those with metadata `bytes`. */
+export type JsonOperationName = Exclude<OperationName, keyof typeof assetContentContract>;
+
+/** Every {@link JsonOperationName}, in contract order. */
+export const JSON_OPERATION_NAMES = OPERATION_NAMES.filter(
+  (name) => operationMeta(name).bytes === undefined,
+) as JsonOperationName[];
 
 /** Operations answering with the pagination envelope. */
 export type PaginatedOperationName = {

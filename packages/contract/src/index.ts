@@ -2,6 +2,7 @@ export * from './accounts/accounts.contract.js';
 export * from './accounts/accounts.schemas.js';
 export * from './assets/assets.contract.js';
 export * from './assets/assets.schemas.js';
+export * from './assets/content.contract.js';
 export * from './audiences/audiences.contract.js';
 export * from './audiences/audiences.schemas.js';
 export * from './common/bounds.js';

@@ -41,9 +41,7 @@ describe('openapi.json', () => {
 
   it('uses the contract operation names as operationIds, once each', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
-    // Plus the asset content routes served beside the contract (raw bodies, signed downloads).
-    const content = ['putAssetContent', 'putAssetPreview', 'downloadAssetContent', 'downloadAssetPreview'];
-    expect(ids.sort()).toEqual([...OPERATION_NAMES, ...content].sort());
+    expect(ids.sort()).toEqual([...OPERATION_NAMES].sort());
   });
 
   it('gives the message history endpoint exactly the specification error statuses, and 304', () => {

@@ -10,7 +10,7 @@ import {
 } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { CONDITIONAL_COMPONENTS, conditionalParameters, etagHeader } from './openapi-conditional.js';
-import { assetContentPaths, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
+import { bytesRequestBody, bytesResponses, RATE_LIMIT_HEADER_NAMES } from './openapi-content.js';
 import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
 import {
   WEBHOOK_EVENT_TYPES,
@@ -255,12 +255,16 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       summary: route.summary ?? name,
       tags: [meta.group],
       parameters: parameters(route, inputOnly),
-      responses: responses(route, inputOnly),
+      responses: meta.bytes
+        ? bytesResponses(route, meta.bytes, (schema) => toSchema(schema, 'output', inputOnly))
+        : responses(route, inputOnly),
     };
     if (route.description) op.description = route.description;
-    op.security = [{ apiKey: [requiredScope(route.method)] }];
+    // A download's signed link is its credential: it takes no key.
+    op.security = meta.bytes === 'download' ? [] : [{ apiKey: [requiredScope(route.method)] }];
     if (meta.deprecated) markDeprecated(op, meta.deprecated);
-    if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
+    if (meta.bytes === 'upload') op.requestBody = bytesRequestBody();
+    else if (route.method !== 'GET' && 'body' in route && route.body !== ContractNoBody) {
       op.requestBody = {
         required: !acceptsNoBody(route),
         content: { 'application/json': { schema: toSchema(route.body, 'input', inputOnly) } },
@@ -268,7 +272,6 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
     }
     paths[path] = { ...(paths[path] ?? {}), [route.method.toLowerCase()]: op };
   }
-  Object.assign(paths, assetContentPaths());
   attachExamples(paths);
   for (const [path, item] of Object.entries(paths)) {
     paths[path] = Object.fromEntries(

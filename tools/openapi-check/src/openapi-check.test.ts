@@ -53,6 +53,12 @@ const GONE_AFTER_SUCCESS = new Set([
   'rotateWebhookSubscriptionSecret',
 ]);
 /**
+ * A signed download's 429: it needs the tenant's share of database connections held by its other
+ * requests at that moment, which this traffic does not stage (the server's
+ * `content.router.test.ts` does). Every other 429 is provoked by a spent rate-limit window.
+ */
+const LOAD_ONLY = new Set(['downloadAssetContent 429', 'downloadAssetPreview 429']);
+/**
  * 400 is provoked where a request the document allows gets it: an unknown query parameter, an
  * upload over the size limit. Elsewhere only a request the document forbids gets it (a body that
  * breaks its schema, a path id over 255 characters), and the proxy refuses that one itself.
@@ -307,11 +313,12 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
         .map(Number)
         .filter((status) => !coverage.get(op.operationId)?.has(status))
         .filter((status) => !FAILURE_STATUSES.has(status) && (status !== 400 || badRequestReachable(op)))
-        .map((status) => `${op.operationId} ${status}`),
+        .map((status) => `${op.operationId} ${status}`)
+        .filter((missed) => !LOAD_ONLY.has(missed)),
     );
     // Webhooks: a delivery of every event type reached the receiver, through the proxy.
     console.info(
-      `[openapi-check] ${rec.exchanges.length} exchanges validated over ${coverage.size} of ${OPERATIONS.length} operations (${[...coverage.keys()].sort().join(', ')}), and ${upstream.received.length} webhook deliveries (${EVENT_TYPES.join(', ')}); not provoked: 500 and 503, and 400 where only a request the document forbids gets it; ${phases.join(', ')}`,
+      `[openapi-check] ${rec.exchanges.length} exchanges validated over ${coverage.size} of ${OPERATIONS.length} operations (${[...coverage.keys()].sort().join(', ')}), and ${upstream.received.length} webhook deliveries (${EVENT_TYPES.join(', ')}); not provoked: 500 and 503, a download's 429, and 400 where only a request the document forbids gets it; ${phases.join(', ')}`,
     );
     expect(missing).toEqual([]);
     // The document's examples still look like what the server answers now (regenerate: WRITE_EXAMPLES).

@@ -1,4 +1,4 @@
-import { contract, OPERATION_NAMES, operationMeta } from '@customer-api/contract';
+import { contract, JSON_OPERATION_NAMES, operationMeta } from '@customer-api/contract';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIST_LIMIT, deriveTools, toolName } from './derive.js';
 
@@ -12,8 +12,8 @@ const props = (name: string) => tool(name).inputSchema.properties as Record<stri
 
 describe('deriveTools', () => {
   it('derives one snake_case tool per contract operation, in contract order', () => {
-    expect(tools.map((t) => t.operation)).toEqual(OPERATION_NAMES);
-    expect(tools.map((t) => t.name)).toEqual(OPERATION_NAMES.map(toolName));
+    expect(tools.map((t) => t.operation)).toEqual(JSON_OPERATION_NAMES);
+    expect(tools.map((t) => t.name)).toEqual(JSON_OPERATION_NAMES.map(toolName));
     for (const t of tools) expect(t.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
     expect(tools.map((t) => t.name)).toEqual(
       expect.arrayContaining(['list_pages', 'get_audience_messages', 'create_account_log']),
@@ -25,7 +25,7 @@ describe('deriveTools', () => {
     expect(tool('get_audience_messages').description).toContain('(from list_audiences)');
     for (const t of tools) {
       expect(t.description.length).toBeGreaterThan(20);
-      for (const op of OPERATION_NAMES) expect(t.description).not.toMatch(new RegExp(`\\b${op}\\b`));
+      for (const op of JSON_OPERATION_NAMES) expect(t.description).not.toMatch(new RegExp(`\\b${op}\\b`));
     }
   });
 

@@ -1,8 +1,8 @@
 import {
   contract,
-  OPERATION_NAMES,
+  JSON_OPERATION_NAMES,
+  type JsonOperationName,
   type OperationMeta,
-  type OperationName,
   operationMeta,
   type ResourceGroup,
 } from '@customer-api/contract';
@@ -44,7 +44,7 @@ function argName(pathParam: string): string {
 }
 
 const OPERATION_PATTERN = new RegExp(
-  `\\b(${[...OPERATION_NAMES].sort((a, b) => b.length - a.length).join('|')})\\b`,
+  `\\b(${[...JSON_OPERATION_NAMES].sort((a, b) => b.length - a.length).join('|')})\\b`,
   'g',
 );
 
@@ -86,7 +86,7 @@ export function annotationsOf(meta: OperationMeta): ToolAnnotations {
 }
 
 /** Derives the tool of one contract operation. */
-export function deriveTool(operation: OperationName): ToolDefinition {
+export function deriveTool(operation: JsonOperationName): ToolDefinition {
   const route = contract[operation] as AppRoute;
   const meta = operationMeta(operation);
   const name = toolName(operation);
@@ -133,7 +133,7 @@ let cached: readonly ToolDefinition[] | undefined;
 
 /** Every tool, one per contract operation, in contract order, with id hints (computed once). */
 export function deriveTools(): readonly ToolDefinition[] {
-  cached ??= withIdSources(OPERATION_NAMES.map(deriveTool));
+  cached ??= withIdSources(JSON_OPERATION_NAMES.map(deriveTool));
   return cached;
 }
 
@@ -149,7 +149,7 @@ function fieldSelection(output: z.ZodType, paginated: boolean): FieldSelection |
 function withSummary(
   selection: FieldSelection,
   output: JsonSchema,
-  operation: OperationName,
+  operation: JsonOperationName,
 ): FieldSelection {
   const items = (output.properties as Record<string, JsonSchema>).items?.items as JsonSchema;
   const summary = summaryFields(items);
@@ -160,9 +160,9 @@ function withSummary(
 }
 
 /** The tool reading one item of a list in full (`list_pages` → `get_page`), when there is one. */
-function detailTool(operation: OperationName): string | undefined {
+function detailTool(operation: JsonOperationName): string | undefined {
   const get = operation.replace(/^list(.*?)s?$/, 'get$1');
-  return get !== operation && (OPERATION_NAMES as readonly string[]).includes(get)
+  return get !== operation && (JSON_OPERATION_NAMES as readonly string[]).includes(get)
     ? toolName(get)
     : undefined;
 }

@@ -1,4 +1,4 @@
-import { OPERATION_NAMES, operationMeta, RESOURCE_GROUPS } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES, operationMeta, RESOURCE_GROUPS } from '@customer-api/contract';
 import { type ToolDefinition, toolName, toolsetSlug } from './derive.js';
 
 /** Which tools a server exposes. Every switch only narrows: a tool is listed when it passes all of them. */
@@ -16,7 +16,7 @@ export interface ToolSelection {
  * (`pages`, `account-logs`, …). A group without operations would select no tool.
  */
 export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.filter((group) =>
-  OPERATION_NAMES.some((name) => operationMeta(name).group === group),
+  JSON_OPERATION_NAMES.some((name) => operationMeta(name).group === group),
 ).map(toolsetSlug);
 
 /**
@@ -25,7 +25,7 @@ export const TOOLSETS: readonly string[] = RESOURCE_GROUPS.filter((group) =>
  * writes: adding to a conversation and logging account activity; everything else is one
  * `--toolsets` away.
  */
-export const DEFAULT_TOOLSET: readonly string[] = OPERATION_NAMES.filter(
+export const DEFAULT_TOOLSET: readonly string[] = JSON_OPERATION_NAMES.filter(
   (name) => operationMeta(name).defaultTool,
 ).map(toolName);
 

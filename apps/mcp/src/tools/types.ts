@@ -1,4 +1,4 @@
-import type { OperationMeta, OperationName } from '@customer-api/contract';
+import type { JsonOperationName, OperationMeta } from '@customer-api/contract';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { JsonSchema } from './json-schema.js';
 
@@ -43,7 +43,7 @@ export interface ToolDefinition {
   /** snake_case of the operation name, e.g. `list_pages`. */
   readonly name: string;
   /** The contract operation (and client method) it calls, e.g. `listPages`. */
-  readonly operation: OperationName;
+  readonly operation: JsonOperationName;
   readonly title: string;
   readonly description: string;
   readonly inputSchema: JsonSchema;

@@ -1,4 +1,9 @@
-import type { Contract, OperationName, PaginatedOperationName } from '@customer-api/contract';
+import type {
+  Contract,
+  JsonOperationName,
+  OperationName,
+  PaginatedOperationName,
+} from '@customer-api/contract';
 import type { z } from 'zod';
 
 /** `{}` spelled out: the type every object with only optional keys is assignable to. */
@@ -190,7 +195,7 @@ export type OperationMethodWithResponse<N extends OperationName> = N extends IfN
   : (...args: ArgsTuple<N>) => Promise<ApiResponse<OperationResult<N>>>;
 
 /** One method per contract operation, named exactly as the operation. */
-export type OperationMethods = { [N in OperationName]: OperationMethod<N> };
+export type OperationMethods = { [N in JsonOperationName]: OperationMethod<N> };
 
 /** The same methods, resolving to {@link ApiResponse} (status, headers, request id, attempts). */
-export type OperationMethodsWithResponse = { [N in OperationName]: OperationMethodWithResponse<N> };
+export type OperationMethodsWithResponse = { [N in JsonOperationName]: OperationMethodWithResponse<N> };

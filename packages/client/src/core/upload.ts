@@ -1,4 +1,5 @@
 import type { Asset } from '@customer-api/contract';
+import { ROUTES } from '../generated/routes.js';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
 import { exchange } from './exchange.js';
 import { type CallConfig, tagRequestId } from './request.js';
@@ -22,6 +23,9 @@ export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
 /** Which of an asset's files an upload replaces. */
 export type UploadKind = 'content' | 'preview';
 
+/** The contract's upload operations, one per {@link UploadKind}. */
+export type UploadOperation = 'putAssetContent' | 'putAssetPreview';
+
 /** Blobs and byte arrays can be sent again; a stream is consumed by its first attempt. */
 function replayable(body: AssetBody): body is Blob | Uint8Array {
   return body instanceof Uint8Array || (typeof Blob !== 'undefined' && body instanceof Blob);
@@ -34,20 +38,21 @@ function contentTypeOf(body: AssetBody, options: UploadOptions): string {
 }
 
 /**
- * `PUT /v0/assets/{assetId}/{kind}` with the raw bytes. Retries (PUT replaces, so repeating it is
- * safe) only with a Blob or byte array; a stream is sent once.
+ * The upload `operation` (its method and path from the contract) with the raw bytes. Retries (PUT
+ * replaces, so repeating it is safe) only with a Blob or byte array; a stream is sent once.
  */
 export async function uploadAsset(
   config: CallConfig,
+  operation: UploadOperation,
   assetId: string,
-  kind: UploadKind,
   body: AssetBody,
   options: UploadOptions = {},
 ): Promise<Asset> {
   if (typeof assetId !== 'string' || assetId === '') throw new TypeError('Missing assetId');
+  const route = ROUTES[operation];
   const init = {
-    url: `${config.baseUrl}/v0/assets/${encodeURIComponent(assetId)}/${kind}`,
-    method: 'PUT',
+    url: config.baseUrl + route.path.replace(':asset_id', encodeURIComponent(assetId)),
+    method: route.method,
     headers: {
       accept: 'application/json',
       ...config.headers,
@@ -62,12 +67,10 @@ export async function uploadAsset(
   const maxRetries = replayable(body) ? (options.maxRetries ?? config.maxRetries) : 0;
   for (let attempt = 1; ; attempt++) {
     try {
-      const raw = await exchange(config.transport, config.observers, operationOf(kind), attempt, init);
+      const raw = await exchange(config.transport, config.observers, operation, attempt, init);
       const parsed = parseJson(raw.text);
       if (raw.status < 200 || raw.status > 299) throw errorFromResponse(raw.status, raw.headers, parsed);
-      const data = config.validator
-        ? config.validator(operationOf(kind), raw.status, parsed)
-        : { data: parsed };
+      const data = config.validator ? config.validator(operation, raw.status, parsed) : { data: parsed };
       if (!data || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
         throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body: parsed });
       return tagRequestId(data.data, raw.header('x-request-id') ?? undefined) as Asset;
@@ -78,10 +81,6 @@ export async function uploadAsset(
       await sleep(ms, options.signal);
     }
   }
-}
-
-function operationOf(kind: UploadKind): string {
-  return kind === 'content' ? 'putAssetContent' : 'putAssetPreview';
 }
 
 function parseJson(text: string): unknown {

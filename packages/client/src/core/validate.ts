@@ -9,15 +9,13 @@ interface SafeParser {
 
 /**
  * A validator over a contract's response schemas. It is handed the contract object and imports
- * nothing from it, so a client that does not validate bundles none of its Zod schemas. Asset
- * uploads answer with the Asset that `createAsset` answers with; a status without a schema passes.
+ * nothing from it, so a client that does not validate bundles none of its Zod schemas. A status
+ * without a schema passes.
  */
 export function contractValidator(contract: Contract): Validator {
   const routes = contract as unknown as Record<string, { responses: Record<number, unknown> } | undefined>;
   return (operation, status, body) => {
-    const upload = operation === 'putAssetContent' || operation === 'putAssetPreview';
-    const responses = routes[upload ? 'createAsset' : operation]?.responses;
-    const schema = responses?.[upload ? 201 : status] as SafeParser | undefined;
+    const schema = routes[operation]?.responses?.[status] as SafeParser | undefined;
     if (typeof schema?.safeParse !== 'function') return { data: body };
     const result = schema.safeParse(body);
     return result.success ? { data: result.data } : undefined;

@@ -15,10 +15,11 @@ export interface RouteInfo {
   readonly idempotent: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
-  /** True when the operation takes `If-Match` (a write on a resource that has an `ETag`). */
-  readonly ifMatch: boolean;
-  /** True when the operation takes `If-None-Match` (a read of one resource; 304 when unchanged). */
-  readonly ifNoneMatch: boolean;
+  /**
+   * Set when the operation carries raw bytes, not JSON: an `upload` (a method of its own, e.g.
+   * `putAssetContent`) or a `download` (the signed link an Asset gives, fetched as it is).
+   */
+  readonly bytes?: 'upload' | 'download';
 }
 
 /** Version of the API description the table was generated from. */
@@ -33,8 +34,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createPage: {
     method: 'POST',
@@ -43,8 +42,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getPage: {
     method: 'GET',
@@ -53,8 +50,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   archivePage: {
     method: 'POST',
@@ -63,8 +58,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   deletePage: {
     method: 'DELETE',
@@ -73,8 +66,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   restorePage: {
     method: 'POST',
@@ -83,8 +74,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   listAudiences: {
     method: 'GET',
@@ -93,8 +82,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createAudience: {
     method: 'POST',
@@ -103,8 +90,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getAudience: {
     method: 'GET',
@@ -113,8 +98,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   archiveAudience: {
     method: 'POST',
@@ -123,8 +106,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   restoreAudience: {
     method: 'POST',
@@ -133,8 +114,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   createAudienceVersion: {
     method: 'POST',
@@ -143,8 +122,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getAudienceVersion: {
     method: 'GET',
@@ -153,8 +130,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   publishAudienceVersion: {
     method: 'POST',
@@ -163,8 +138,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   cancelAudienceVersion: {
     method: 'POST',
@@ -173,8 +146,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   getAudienceMessages: {
     method: 'GET',
@@ -183,8 +154,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   createAudienceMessage: {
     method: 'POST',
@@ -193,8 +162,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   restoreAudienceMessage: {
     method: 'POST',
@@ -203,8 +170,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   publishAudienceMessage: {
     method: 'POST',
@@ -213,8 +178,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   listTrashedAssets: {
     method: 'GET',
@@ -223,8 +186,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createAsset: {
     method: 'POST',
@@ -233,8 +194,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   trashAsset: {
     method: 'POST',
@@ -243,8 +202,42 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
+  },
+  putAssetContent: {
+    method: 'PUT',
+    path: '/v0/assets/:asset_id/content',
+    body: true,
+    bodyIdempotencyKey: false,
+    idempotent: true,
+    paginated: false,
+    bytes: 'upload',
+  },
+  putAssetPreview: {
+    method: 'PUT',
+    path: '/v0/assets/:asset_id/preview',
+    body: true,
+    bodyIdempotencyKey: false,
+    idempotent: true,
+    paginated: false,
+    bytes: 'upload',
+  },
+  downloadAssetContent: {
+    method: 'GET',
+    path: '/v0/assets/:asset_id/download',
+    body: false,
+    bodyIdempotencyKey: false,
+    idempotent: true,
+    paginated: false,
+    bytes: 'download',
+  },
+  downloadAssetPreview: {
+    method: 'GET',
+    path: '/v0/assets/:asset_id/preview/download',
+    body: false,
+    bodyIdempotencyKey: false,
+    idempotent: true,
+    paginated: false,
+    bytes: 'download',
   },
   createPerson: {
     method: 'POST',
@@ -253,8 +246,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createPersonLog: {
     method: 'POST',
@@ -263,8 +254,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   deletePersonLog: {
     method: 'DELETE',
@@ -273,8 +262,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   listAccounts: {
     method: 'GET',
@@ -283,8 +270,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getAccount: {
     method: 'GET',
@@ -293,8 +278,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   listAccountActivity: {
     method: 'GET',
@@ -303,8 +286,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createAccountLog: {
     method: 'POST',
@@ -313,8 +294,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: true,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   deleteAccountLog: {
     method: 'DELETE',
@@ -323,8 +302,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   listTopics: {
     method: 'GET',
@@ -333,8 +310,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createTopic: {
     method: 'POST',
@@ -343,8 +318,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getTopic: {
     method: 'GET',
@@ -353,8 +326,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   updateTopic: {
     method: 'PATCH',
@@ -363,8 +334,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   createAudienceSession: {
     method: 'POST',
@@ -373,8 +342,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   createAudienceSessionInteraction: {
     method: 'POST',
@@ -383,8 +350,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getAudienceSessionInteractions: {
     method: 'GET',
@@ -393,8 +358,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   createWebhookSubscription: {
     method: 'POST',
@@ -403,8 +366,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   listWebhookSubscriptions: {
     method: 'GET',
@@ -413,8 +374,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   getWebhookSubscription: {
     method: 'GET',
@@ -423,8 +382,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: true,
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -433,8 +390,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   updateWebhookSubscription: {
     method: 'PATCH',
@@ -443,8 +398,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   rotateWebhookSubscriptionSecret: {
     method: 'POST',
@@ -453,8 +406,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: true,
-    ifNoneMatch: false,
   },
   listWebhookDeliveries: {
     method: 'GET',
@@ -463,8 +414,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   redeliverWebhookDelivery: {
     method: 'POST',
@@ -473,8 +422,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
   recoverWebhookDeliveries: {
     method: 'POST',
@@ -483,8 +430,6 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
-    ifMatch: false,
-    ifNoneMatch: false,
   },
 };
 
@@ -495,7 +440,6 @@ export const ERRORS: { readonly [C in ErrorCode]: { readonly status: number; rea
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   NOT_FOUND: { status: 404, title: 'Not Found' },
   CONFLICT: { status: 409, title: 'Conflict' },
-  PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
   INTERNAL: { status: 500, title: 'Internal Server Error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OPERATION_NAMES, operationMeta } from '../contract.js';
+import { contract, JSON_OPERATION_NAMES, OPERATION_NAMES, operationMeta } from '../contract.js';
 import {
   COMMON_ERROR_STATUSES,
   ERROR_CATALOG,
@@ -266,6 +266,26 @@ describe('operation facts', () => {
 
   it('run every read on a standby but listTopics, which creates the default topic', () => {
     expect(OPERATION_NAMES.filter((name) => operationMeta(name).writingRead)).toEqual(['listTopics']);
+  });
+
+  it('carry raw bytes only in the asset uploads (PUT) and the signed downloads (GET)', () => {
+    const bytes = OPERATION_NAMES.filter((name) => operationMeta(name).bytes);
+    expect(bytes.map((name) => `${operationMeta(name).bytes} ${contract[name].method}`)).toEqual([
+      'upload PUT',
+      'upload PUT',
+      'download GET',
+      'download GET',
+    ]);
+    expect(bytes).toEqual([
+      'putAssetContent',
+      'putAssetPreview',
+      'downloadAssetContent',
+      'downloadAssetPreview',
+    ]);
+    expect(JSON_OPERATION_NAMES).toEqual(OPERATION_NAMES.filter((name) => !bytes.includes(name)));
+    expect(
+      bytes.filter((name) => operationMeta(name).writingRead || operationMeta(name).responseNotKept),
+    ).toEqual([]);
   });
 
   it('ask the read scope of the safe methods, the write scope of every other', () => {

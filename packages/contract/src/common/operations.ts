@@ -136,6 +136,12 @@ export interface OperationMeta {
   readonly ifMatch: boolean;
   /** True when a 2xx answer carries the resource's `ETag` (the resource it answers with is {@link OperationMeta.resource}). */
   readonly sendsEtag: boolean;
+   * Set when the operation carries raw bytes instead of JSON: an `upload` takes them as its request
+   * body (any media type, streamed); a `download` answers with them at the signed address an
+   * Asset gives, which is its credential: it takes no API key, so no scope and no rate limit.
+   * Such operations are neither generic client methods nor MCP tools.
+   */
+  readonly bytes?: 'upload' | 'download';
   /** Set when the operation is deprecated: since when, until when, and what replaces it. */
   readonly deprecated?: Deprecation;
 }
@@ -157,6 +163,7 @@ export interface OperationOptions {
   readonly ifMatch?: boolean;
   /** Defaults to true with a resource, except for deletes. */
   readonly sendsEtag?: boolean;
+  readonly bytes?: 'upload' | 'download';
   readonly deprecated?: Deprecation;
 }
 
@@ -187,6 +194,7 @@ export function operation(
     responseNotKept: options.responseNotKept ?? false,
     ifMatch: options.resource !== undefined && (options.ifMatch ?? (kind !== 'read' && kind !== 'create')),
     sendsEtag: options.resource !== undefined && (options.sendsEtag ?? kind !== 'delete'),
+    ...(options.bytes ? { bytes: options.bytes } : {}),
   };
   const withResource = options.resource ? { ...meta, resource: options.resource } : meta;
   return options.deprecated ? { ...withResource, deprecated: options.deprecated } : withResource;
