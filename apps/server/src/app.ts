@@ -43,8 +43,11 @@ import { type JsonText, parseJsonText } from './lib/json-text.js';
 import { CursorCodec } from './lib/pagination.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
-import { registerContentDownloads, registerContentUploads } from './modules/assets/content/content.router.js';
-import type { ContentDeps } from './modules/assets/content/content.service.js';
+import {
+  type ContentRouteDeps,
+  registerContentDownloads,
+  registerContentUploads,
+} from './modules/assets/content/content.router.js';
 import { DownloadLinks } from './modules/assets/content/links.js';
 import { openAssetStore } from './modules/assets/content/open-store.js';
 import type { AssetStore } from './modules/assets/content/store.js';
@@ -162,14 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const reads = replicaReads(app, config, { primary: database, replica: options.replica, share });
     handles.replica = { reads, counted: (target, reason) => metrics.dbReads.inc({ target, reason }) };
   }
-  const content: ContentDeps = {
-    ...deps,
-    db: database.db,
-    tenantDb,
-    written: async (tenantId) => handles.replica?.reads.written(tenantId),
-    store,
-    maxBytes: config.assets.maxBytes,
-  };
+  const content: ContentRouteDeps = { ...deps, handles, store, maxBytes: config.assets.maxBytes };
   registerContentDownloads(app, content);
   const idempotency = new IdempotencyGuard({
     clock: deps.clock,
@@ -301,7 +297,7 @@ function registerApi(
     rateLimiter: RateLimiter;
     idempotency: IdempotencyGuard;
     bandwidth: TenantBandwidth;
-    content: ContentDeps;
+    content: ContentRouteDeps;
   },
 ): void {
   const resolveKey = createKeyResolver(database.db, {

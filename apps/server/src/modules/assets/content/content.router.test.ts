@@ -125,14 +125,16 @@ describe('PUT /v0/assets/{asset_id}/content', () => {
     },
   );
 
-  it('runs an upload in the tenant’s share of the database; a signed download needs none', async () => {
+  it('runs uploads and signed downloads in the tenant’s share of the database', async () => {
     const asset = await createAsset(t);
     await putBytes(t, asset.assetId, 'stored');
     // The tenant's two units are held (as two slow statements would hold them).
     const held = await Promise.all([share.acquire(t.tenant.tenantId), share.acquire(t.tenant.tenantId)]);
     try {
       expectApiError(await putBytes(t, asset.assetId, 'refused'), 'RATE_LIMITED');
-      expect((await getLink(t, asset.downloadUrl)).body).toBe('stored');
+      const refused = await getLink(t, asset.downloadUrl);
+      expectApiError(refused, 'RATE_LIMITED');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     } finally {
       for (const release of held) release();
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Asset } from '@customer-api/contract';
-import type { Db, Handle } from '../../../db/port.js';
+import type { Handle } from '../../../db/port.js';
 import type { Clock } from '../../../lib/clock.js';
 import { NotFoundError, ValidationError } from '../../../lib/errors.js';
 import type { IdSource } from '../../../lib/ids.js';
@@ -12,16 +12,8 @@ import type { AssetStore } from './store.js';
 
 /** Dependencies of content uploads and downloads. */
 export interface ContentDeps {
-  /**
-   * The handle the statements run on: the app's `Database.db`, outside any tenant's share, for
-   * downloads (a signed link is its own credential and takes no unit); an upload's router passes
-   * its tenant's handle (`tenantDb`) instead.
-   */
+  /** The handle of the request's tenant: its statements hold the tenant's share of connections. */
   db: Handle;
-  /** The handle of a tenant's requests: its statements hold the tenant's share of connections. */
-  tenantDb: (tenantId: string) => Db;
-  /** Called once an upload's statements are done, before it is answered (read replicas track writes). */
-  written?: (tenantId: string) => Promise<void>;
   clock: Clock;
   ids: IdSource;
   store: AssetStore;
