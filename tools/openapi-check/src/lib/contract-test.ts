@@ -37,7 +37,7 @@ interface PostmanItem {
  * every operation that ends a resource's life (delete, trash, archive) after its last use.
  * `createAudienceVersion` runs twice: the first version is published, the second cancelled.
  */
-const ORDER = [
+export const ORDER = [
   'createPage',
   'getPage',
   'listPages',
