@@ -7,7 +7,7 @@ import {
   NewContentPartSchema,
   NewToolCallSchema,
   ToolCallSchema,
-} from './messages/messages.schemas.js';
+} from './messages/parts.schemas.js';
 import {
   ActionCardWidgetSchema,
   ActionSchema,

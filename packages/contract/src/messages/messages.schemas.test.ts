@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { ChangeSchema } from './changes.schemas.js';
 import {
-  ChangeSchema,
-  ContentPartSchema,
   ConversationSchema,
   CreateMessageBodySchema,
   GetMessageSchema,
   MessageSchema,
   RestoreMessageResultSchema,
-  ToolCallSchema,
 } from './messages.schemas.js';
+import { ContentPartSchema, ToolCallSchema } from './parts.schemas.js';
 
 const at = '2026-01-01T00:00:00.000Z';
 const change = {
