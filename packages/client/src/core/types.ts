@@ -67,16 +67,16 @@ type Statuses<N extends OperationName> = keyof Route<N>['responses'];
  * deletes, archive, restore, publish, …), which declare 412 `PRECONDITION_FAILED`.
  */
 export type IfMatchOperationName = {
-  [N in OperationName]: 412 extends Statuses<N> ? N : never;
-}[OperationName];
+  [N in JsonOperationName]: 412 extends Statuses<N> ? N : never;
+}[JsonOperationName];
 
 /**
  * The operations that take `ifNoneMatch`: the reads of one resource (`getPage`, `getTopic`, …),
  * which declare 304 Not Modified.
  */
 export type IfNoneMatchOperationName = {
-  [N in OperationName]: 304 extends Statuses<N> ? N : never;
-}[OperationName];
+  [N in JsonOperationName]: 304 extends Statuses<N> ? N : never;
+}[JsonOperationName];
 
 /** One item of a paginated operation's `items`. */
 export type OperationItem<N extends PaginatedOperationName> =

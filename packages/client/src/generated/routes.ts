@@ -15,6 +15,10 @@ export interface RouteInfo {
   readonly idempotent: boolean;
   /** True when the operation answers with the pagination envelope. */
   readonly paginated: boolean;
+  /** True when the operation takes `If-Match` (a write on a resource that has an `ETag`). */
+  readonly ifMatch: boolean;
+  /** True when the operation takes `If-None-Match` (a read of one resource; 304 when unchanged). */
+  readonly ifNoneMatch: boolean;
   /**
    * Set when the operation carries raw bytes, not JSON: an `upload` (a method of its own, e.g.
    * `putAssetContent`) or a `download` (the signed link an Asset gives, fetched as it is).
@@ -34,6 +38,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createPage: {
     method: 'POST',
@@ -42,6 +48,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getPage: {
     method: 'GET',
@@ -50,6 +58,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   archivePage: {
     method: 'POST',
@@ -58,6 +68,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   deletePage: {
     method: 'DELETE',
@@ -66,6 +78,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restorePage: {
     method: 'POST',
@@ -74,6 +88,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listAudiences: {
     method: 'GET',
@@ -82,6 +98,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAudience: {
     method: 'POST',
@@ -90,6 +108,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudience: {
     method: 'GET',
@@ -98,6 +118,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   archiveAudience: {
     method: 'POST',
@@ -106,6 +128,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restoreAudience: {
     method: 'POST',
@@ -114,6 +138,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   createAudienceVersion: {
     method: 'POST',
@@ -122,6 +148,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudienceVersion: {
     method: 'GET',
@@ -130,6 +158,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   publishAudienceVersion: {
     method: 'POST',
@@ -138,6 +168,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   cancelAudienceVersion: {
     method: 'POST',
@@ -146,6 +178,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   getAudienceMessages: {
     method: 'GET',
@@ -154,6 +188,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   createAudienceMessage: {
     method: 'POST',
@@ -162,6 +198,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   restoreAudienceMessage: {
     method: 'POST',
@@ -170,6 +208,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   publishAudienceMessage: {
     method: 'POST',
@@ -178,6 +218,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listTrashedAssets: {
     method: 'GET',
@@ -186,6 +228,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAsset: {
     method: 'POST',
@@ -194,6 +238,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   trashAsset: {
     method: 'POST',
@@ -202,6 +248,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   putAssetContent: {
     method: 'PUT',
@@ -210,6 +258,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
     bytes: 'upload',
   },
   putAssetPreview: {
@@ -219,6 +269,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
     bytes: 'upload',
   },
   downloadAssetContent: {
@@ -228,6 +280,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
     bytes: 'download',
   },
   downloadAssetPreview: {
@@ -237,6 +291,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
     bytes: 'download',
   },
   createPerson: {
@@ -246,6 +302,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createPersonLog: {
     method: 'POST',
@@ -254,6 +312,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   deletePersonLog: {
     method: 'DELETE',
@@ -262,6 +322,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listAccounts: {
     method: 'GET',
@@ -270,6 +332,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAccount: {
     method: 'GET',
@@ -278,6 +342,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   listAccountActivity: {
     method: 'GET',
@@ -286,6 +352,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAccountLog: {
     method: 'POST',
@@ -294,6 +362,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: true,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   deleteAccountLog: {
     method: 'DELETE',
@@ -302,6 +372,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listTopics: {
     method: 'GET',
@@ -310,6 +382,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createTopic: {
     method: 'POST',
@@ -318,6 +392,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getTopic: {
     method: 'GET',
@@ -326,6 +402,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   updateTopic: {
     method: 'PATCH',
@@ -334,6 +412,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   createAudienceSession: {
     method: 'POST',
@@ -342,6 +422,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   createAudienceSessionInteraction: {
     method: 'POST',
@@ -350,6 +432,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getAudienceSessionInteractions: {
     method: 'GET',
@@ -358,6 +442,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   createWebhookSubscription: {
     method: 'POST',
@@ -366,6 +452,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   listWebhookSubscriptions: {
     method: 'GET',
@@ -374,6 +462,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   getWebhookSubscription: {
     method: 'GET',
@@ -382,6 +472,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: true,
   },
   deleteWebhookSubscription: {
     method: 'DELETE',
@@ -390,6 +482,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   updateWebhookSubscription: {
     method: 'PATCH',
@@ -398,6 +492,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   rotateWebhookSubscriptionSecret: {
     method: 'POST',
@@ -406,6 +502,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: true,
+    ifNoneMatch: false,
   },
   listWebhookDeliveries: {
     method: 'GET',
@@ -414,6 +512,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: true,
     paginated: true,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   redeliverWebhookDelivery: {
     method: 'POST',
@@ -422,6 +522,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
   recoverWebhookDeliveries: {
     method: 'POST',
@@ -430,6 +532,8 @@ export const ROUTES: { readonly [N in OperationName]: RouteInfo } = {
     bodyIdempotencyKey: false,
     idempotent: false,
     paginated: false,
+    ifMatch: false,
+    ifNoneMatch: false,
   },
 };
 
@@ -440,6 +544,7 @@ export const ERRORS: { readonly [C in ErrorCode]: { readonly status: number; rea
   FORBIDDEN: { status: 403, title: 'Forbidden' },
   NOT_FOUND: { status: 404, title: 'Not Found' },
   CONFLICT: { status: 409, title: 'Conflict' },
+  PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
   INTERNAL: { status: 500, title: 'Internal Server Error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },

@@ -20,7 +20,10 @@ describe('etagMatches', () => {
 });
 
 describe('the contract', () => {
-  const routes = OPERATION_NAMES.map((name) => [name, contract[name], operationMeta(name)] as const);
+  // The byte operations have their own: a download's ETag is its content's, with 304 (decision 0243).
+  const routes = OPERATION_NAMES.filter((name) => !operationMeta(name).bytes).map(
+    (name) => [name, contract[name], operationMeta(name)] as const,
+  );
 
   it('answers 304 on every single-resource GET and on no other operation', () => {
     for (const [name, route, meta] of routes) {

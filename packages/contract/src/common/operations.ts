@@ -136,6 +136,7 @@ export interface OperationMeta {
   readonly ifMatch: boolean;
   /** True when a 2xx answer carries the resource's `ETag` (the resource it answers with is {@link OperationMeta.resource}). */
   readonly sendsEtag: boolean;
+  /**
    * Set when the operation carries raw bytes instead of JSON: an `upload` takes them as its request
    * body (any media type, streamed); a `download` answers with them at the signed address an
    * Asset gives, which is its credential: it takes no API key, so no scope and no rate limit.
