@@ -1,7 +1,13 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from './client.js';
-import { NotFoundError, ServiceUnavailableError, ValidationError } from './core/errors.js';
+import { getEtag } from './core/conditional.js';
+import {
+  NotFoundError,
+  PreconditionFailedError,
+  ServiceUnavailableError,
+  ValidationError,
+} from './core/errors.js';
 import { getRequestId } from './core/request.js';
 import { apiError, type FakeServer, json, startServer } from './test/fake-server.js';
 
@@ -51,6 +57,26 @@ describe('putAssetContent / putAssetPreview', () => {
       'x-api-key': 'key_test',
     });
     expect(s.requests[0]?.body).toBe('\u0001\u0002\u0003');
+  });
+
+  it("sends ifMatch, gives the new bytes' ETag, and never retries a 412", async () => {
+    const tag = `"${'a'.repeat(43)}"`;
+    let calls = 0;
+    const { server: s, client } = await serve((req, res) => {
+      calls += 1;
+      if (req.headers['if-match'] === '"stale"') apiError(res, 'PRECONDITION_FAILED');
+      else json(res, 200, ASSET, { etag: tag });
+    }, 2);
+    const asset = await client.putAssetContent('asset_1', new Uint8Array([1]), { ifMatch: '"fresh"' });
+    expect(getEtag(asset)).toBe(tag);
+    expect(s.requests[0]?.headers['if-match']).toBe('"fresh"');
+    await expect(
+      client.putAssetContent('asset_1', new Uint8Array([1]), { ifMatch: '"stale"' }),
+    ).rejects.toBeInstanceOf(PreconditionFailedError);
+    expect(calls).toBe(2);
+    await expect(client.putAssetContent('asset_1', new Uint8Array([1]), { ifMatch: ' ' })).rejects.toThrow(
+      /ifMatch must be an ETag/,
+    );
   });
 
   it('streams a Node Readable and a web ReadableStream (chunked, not buffered) to the preview', async () => {

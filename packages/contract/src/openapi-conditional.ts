@@ -28,6 +28,11 @@ export const CONDITIONAL_COMPONENTS: { headers: JsonObject; parameters: JsonObje
         "Strong entity tag of the resource's current representation: it changes whenever anything in the resource's body changes (signed download links of an asset excepted, which change on every answer). Send it back as `If-None-Match` on a read (304 while unchanged) or `If-Match` on a write (412 once changed).",
       schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{22}"$', examples: ['"3q2-7wEjRWeJq83vEjRWeA"'] },
     },
+    ContentETag: {
+      description:
+        "Strong entity tag of an asset's stored bytes (the SHA-256 of them, in base64url): a download sends it (and honours it in If-None-Match and If-Range), an upload's answer sends the new one, and an upload's If-Match names it.",
+      schema: { type: 'string', pattern: '^"[A-Za-z0-9_-]{43}"$' },
+    },
   },
   parameters: {
     IfNoneMatch: {

@@ -34,6 +34,7 @@ const DESCRIPTIONS: Record<'upload' | 'download', Record<number, string>> = {
     401: 'Missing or unknown API key.',
     403: 'The key lacks the write scope.',
     404: "Unknown asset, or another tenant's.",
+    412: 'If-Match does not name the ETag of what the download serves now; nothing was stored.',
     429: 'Rate limited.',
     503: 'Database unavailable; retry after Retry-After.',
   },
@@ -58,7 +59,7 @@ export function bytesRequestBody(): JsonObject {
  * The responses of an operation with metadata `bytes`, from its declared statuses: a download's
  * 2xx answers are raw bytes of any media type, a response whose schema is `undefined` has no
  * content, every other response the JSON schema `toSchema` gives. A download takes no key, so it
- * answers no rate-limit headers.
+ * answers no rate-limit headers. The bytes' `ETag` comes with a download and an upload's answer.
  */
 export function bytesResponses(
   route: { responses: Record<number, unknown> },
@@ -71,7 +72,12 @@ export function bytesResponses(
     const response = declared as z.ZodType;
     const code = Number(status);
     const title = Object.values(ERROR_CATALOG).find((e) => e.status === code)?.title;
-    const headers = code === 429 || code === 503 ? { ...base, 'Retry-After': header('RetryAfter') } : base;
+    const tagged = bytes === 'upload' ? code === 200 : code === 200 || code === 206 || code === 304;
+    const headers = {
+      ...base,
+      ...(code === 429 || code === 503 ? { 'Retry-After': header('RetryAfter') } : {}),
+      ...(tagged ? { ETag: header('ContentETag') } : {}),
+    };
     const item: JsonObject = { description: DESCRIPTIONS[bytes][code] ?? title ?? 'Response', headers };
     if (bytes === 'download' && status.startsWith('2')) item.content = { '*/*': BINARY };
     else if (!response.safeParse(undefined).success)

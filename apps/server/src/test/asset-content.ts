@@ -20,13 +20,22 @@ export function putBytes(
   t: TestApp,
   assetId: string,
   body: Buffer | string | NodeJS.ReadableStream,
-  options: { kind?: 'content' | 'preview'; contentType?: string; tenant?: TestTenant } = {},
+  options: {
+    kind?: 'content' | 'preview';
+    contentType?: string;
+    tenant?: TestTenant;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<LightMyRequestResponse> {
   const tenant = options.tenant ?? t.tenant;
   return t.app.inject({
     method: 'PUT',
     url: `/v0/assets/${assetId}/${options.kind ?? 'content'}`,
-    headers: { ...tenant.auth(), 'content-type': options.contentType ?? 'application/octet-stream' },
+    headers: {
+      ...tenant.auth(),
+      'content-type': options.contentType ?? 'application/octet-stream',
+      ...options.headers,
+    },
     payload: body,
   });
 }

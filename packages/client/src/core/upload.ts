@@ -1,5 +1,6 @@
 import type { Asset } from '@customer-api/contract';
 import { ROUTES } from '../generated/routes.js';
+import { tagEtag } from './conditional.js';
 import { errorFromResponse, UnexpectedResponseError } from './errors.js';
 import { exchange } from './exchange.js';
 import { type CallConfig, tagRequestId } from './request.js';
@@ -18,6 +19,12 @@ export type AssetBody = Blob | Uint8Array | ReadableStream<Uint8Array> | AsyncIt
 export interface UploadOptions extends Omit<RequestOptions, 'idempotencyKey'> {
   /** `Content-Type` of the bytes (default: the Blob's own type, else `application/octet-stream`). */
   contentType?: string;
+  /**
+   * Store only while the bytes served are still those of this `ETag` (a download's, or
+   * {@link getEtag} of an earlier upload's Asset): otherwise {@link PreconditionFailedError} and
+   * nothing is stored. `*`: only while something is served.
+   */
+  ifMatch?: string;
 }
 
 /** Which of an asset's files an upload replaces. */
@@ -49,6 +56,10 @@ export async function uploadAsset(
   options: UploadOptions = {},
 ): Promise<Asset> {
   if (typeof assetId !== 'string' || assetId === '') throw new TypeError('Missing assetId');
+  if (options.ifMatch !== undefined && (typeof options.ifMatch !== 'string' || options.ifMatch.trim() === ''))
+    throw new TypeError(
+      `${operation}: ifMatch must be an ETag (or *); leave it out to upload unconditionally`,
+    );
   const route = ROUTES[operation];
   const init = {
     url: config.baseUrl + route.path.replace(':asset_id', encodeURIComponent(assetId)),
@@ -59,6 +70,7 @@ export async function uploadAsset(
       ...options.headers,
       'x-api-key': config.apiKey,
       'content-type': contentTypeOf(body, options),
+      ...(options.ifMatch === undefined ? {} : { 'if-match': options.ifMatch }),
     },
     body: body as UploadBody,
     timeoutMs: options.timeoutMs ?? config.timeoutMs,
@@ -73,7 +85,8 @@ export async function uploadAsset(
       const data = config.validator ? config.validator(operation, raw.status, parsed) : { data: parsed };
       if (!data || typeof data.data !== 'object' || data.data === null || parsed === raw.text)
         throw new UnexpectedResponseError({ status: raw.status, headers: raw.headers, body: parsed });
-      return tagRequestId(data.data, raw.header('x-request-id') ?? undefined) as Asset;
+      const asset = tagRequestId(data.data, raw.header('x-request-id') ?? undefined);
+      return tagEtag(asset, raw.header('etag') ?? undefined) as Asset;
     } catch (error) {
       const retry = attempt <= maxRetries && isRetryable(error, true);
       const ms = retry ? retryDelayMs(error, attempt - 1, config.backoff) : undefined;

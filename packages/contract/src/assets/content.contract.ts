@@ -51,7 +51,7 @@ const BytesSchema = z.custom<Uint8Array>().describe('The raw bytes.');
 const NoBodySchema = z.undefined().describe('No body.');
 
 const uploadDescription = (kind: 'content' | 'preview') =>
-  `The request body is the raw bytes (any \`type/subtype\`, sent as Content-Type and served back with it; absent: application/octet-stream), at most ASSET_MAX_BYTES (default 100 MiB). Replaces the earlier ${kind} atomically: a failed upload keeps it.${kind === 'preview' ? ' Until a preview is put, previewDownloadUrl serves the content.' : ''}`;
+  `The request body is the raw bytes (any \`type/subtype\`, sent as Content-Type and served back with it; absent: application/octet-stream), at most ASSET_MAX_BYTES (default 100 MiB). Replaces the earlier ${kind} atomically: a failed upload keeps it. With If-Match naming the ETag the ${kind} download sends (or \`*\`: something is served), it stores only while that is still what is served (412 otherwise, and nothing changes); the answer's ETag is the new bytes'.${kind === 'preview' ? ' Until a preview is put, previewDownloadUrl serves the content.' : ''}`;
 
 const downloadDescription = (kind: 'content' | 'preview') =>
   `The address an Asset's ${kind === 'content' ? 'downloadUrl' : 'previewDownloadUrl'} gives, signed and expiring (ASSET_URL_TTL_S, default 15 min); no API key. Honours one bytes Range (206; 416 when it starts past the end; several ranges: the whole body) and If-None-Match (304).${kind === 'preview' ? ' Serves the content until a preview is put.' : ''}`;
@@ -63,10 +63,10 @@ const upload = (kind: 'content' | 'preview') =>
     pathParams: assetPath,
     // Streamed, never parsed: the client sends them from a Blob, a byte array or a stream.
     body: BytesSchema,
-    responses: { 200: AssetSchema, ...errorResponses(400, 401, 403, 404, 429, 500, 503) },
+    responses: { 200: AssetSchema, ...errorResponses(400, 401, 403, 404, 412, 429, 500, 503) },
     summary: kind === 'content' ? "Upload an asset's content" : "Upload an asset's preview",
     description: uploadDescription(kind),
-    metadata: operation('Assets', 'update', { bytes: 'upload' }),
+    metadata: operation('Assets', 'update', { bytes: 'upload', ifMatch: true, sendsEtag: true }),
   }) as const;
 
 const download = (kind: 'content' | 'preview', path: string) =>

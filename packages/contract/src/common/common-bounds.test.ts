@@ -237,7 +237,11 @@ describe('operation safety hints', () => {
       ifMatch: true,
       sendsEtag: false,
     });
-    expect(operation('Topics', 'update', { ifMatch: true })).toMatchObject({
+    expect(operation('Assets', 'update', { bytes: 'upload', ifMatch: true, sendsEtag: true })).toMatchObject({
+      ifMatch: true,
+      sendsEtag: true,
+    });
+    expect(operation('Assets', 'update', { bytes: 'upload' })).toMatchObject({
       ifMatch: false,
       sendsEtag: false,
     });

@@ -160,7 +160,10 @@ export interface OperationOptions {
   readonly writingRead?: boolean;
   readonly responseNotKept?: boolean;
   readonly resource?: TaggedResource;
-  /** Defaults to true for a write other than a create on a {@link OperationOptions.resource}. */
+  /**
+   * Defaults to true for a write other than a create on a {@link OperationOptions.resource}; an
+   * upload of bytes sets it (its tag is its content's, not a resource's).
+   */
   readonly ifMatch?: boolean;
   /** Defaults to true with a resource, except for deletes. */
   readonly sendsEtag?: boolean;
@@ -193,8 +196,8 @@ export function operation(
     defaultTool: options.defaultTool ?? false,
     writingRead: options.writingRead ?? false,
     responseNotKept: options.responseNotKept ?? false,
-    ifMatch: options.resource !== undefined && (options.ifMatch ?? (kind !== 'read' && kind !== 'create')),
-    sendsEtag: options.resource !== undefined && (options.sendsEtag ?? kind !== 'delete'),
+    ifMatch: options.ifMatch ?? (options.resource !== undefined && kind !== 'read' && kind !== 'create'),
+    sendsEtag: options.sendsEtag ?? (options.resource !== undefined && kind !== 'delete'),
     ...(options.bytes ? { bytes: options.bytes } : {}),
   };
   const withResource = options.resource ? { ...meta, resource: options.resource } : meta;

@@ -45,14 +45,18 @@ export function registerContentUploads(scope: FastifyInstance, deps: ContentRout
     });
     const upload =
       (kind: ContentKind): ByteHandler =>
-      async ({ request, params, db, tenantId }) => ({
-        status: 200,
-        body: await service.putContent({ ...deps, db }, tenantId, params.asset_id as string, kind, {
+      async ({ request, reply, params, db, tenantId }) => {
+        const ifMatch = request.headers['if-match'];
+        const stored = await service.putContent({ ...deps, db }, tenantId, params.asset_id as string, kind, {
           body: (request.body as Readable | undefined) ?? Readable.from([]),
           contentType: contentTypeOf(request),
           declaredLength: declaredLength(request),
-        }),
-      });
+          ifMatch: typeof ifMatch === 'string' ? ifMatch : undefined,
+        });
+        // The tag of the bytes just stored: what their download sends, and the next If-Match.
+        reply.header('etag', stored.etag);
+        return { status: 200, body: stored.asset };
+      };
     registerByteOperation(uploads, 'putAssetContent', upload('content'), deps);
     registerByteOperation(uploads, 'putAssetPreview', upload('preview'), deps);
   });
@@ -82,7 +86,7 @@ export function registerContentDownloads(app: FastifyInstance, deps: ContentRout
     async ({ request, reply, params, db, tenantId }) => {
       const assetId = params.asset_id as string;
       const file = await service.servedFile({ ...deps, db }, tenantId, assetId, kind);
-      const etag = `"${file.sha256}"`;
+      const etag = service.contentEtag(file.sha256);
       reply.headers({
         etag,
         'cache-control': 'private',

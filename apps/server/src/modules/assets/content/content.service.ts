@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Asset } from '@customer-api/contract';
+import { type Asset, etagMatches } from '@customer-api/contract';
 import type { Handle } from '../../../db/port.js';
 import type { Clock } from '../../../lib/clock.js';
-import { NotFoundError, ValidationError } from '../../../lib/errors.js';
+import { NotFoundError, PreconditionFailedError, ValidationError } from '../../../lib/errors.js';
 import type { IdSource } from '../../../lib/ids.js';
 import * as assetsRepo from '../assets.repo.js';
 import { toApiAsset } from '../assets.service.js';
@@ -27,6 +27,8 @@ export interface Upload {
   body: AsyncIterable<Buffer>;
   contentType: string;
   declaredLength: number | undefined;
+  /** The request's `If-Match`: store only while the served bytes still have one of its tags. */
+  ifMatch?: string | undefined;
 }
 
 function tooLarge(maxBytes: number): ValidationError {
@@ -67,10 +69,12 @@ export async function putContent(
   assetId: string,
   kind: ContentKind,
   upload: Upload,
-): Promise<Asset> {
+): Promise<{ asset: Asset; etag: string }> {
   await requireAsset(deps.db, tenantId, assetId);
   if (upload.declaredLength !== undefined && upload.declaredLength > deps.maxBytes)
     throw tooLarge(deps.maxBytes);
+  // A stale If-Match is refused before a byte is stored, and again where the swap commits.
+  if (upload.ifMatch !== undefined) await checkIfMatch(deps.db, tenantId, assetId, kind, upload.ifMatch);
   const blobId = deps.ids('blob');
   const measure = { size: 0, sha256: '' };
   await deps.store.put(tenantId, blobId, measured(upload.body, deps.maxBytes, measure));
@@ -80,6 +84,7 @@ export async function putContent(
     row = await deps.db.transaction(async (tx) => {
       const asset = await assetsRepo.findAssetForUpdate(tx, tenantId, assetId);
       if (!asset || asset.deletedAt) throw new NotFoundError(`Asset ${assetId} not found.`);
+      if (upload.ifMatch !== undefined) await checkIfMatch(tx, tenantId, assetId, kind, upload.ifMatch);
       const now = deps.clock();
       replaced = await repo.swapFile(tx, {
         assetId,
@@ -98,7 +103,28 @@ export async function putContent(
     throw err;
   }
   if (replaced) await deps.store.delete(tenantId, replaced);
-  return toApiAsset(row, deps.downloadLinks.at(deps.clock()));
+  return { asset: toApiAsset(row, deps.downloadLinks.at(deps.clock())), etag: contentEtag(measure.sha256) };
+}
+
+/** The `ETag` of stored bytes: what their downloads send, and what an upload's `If-Match` names. */
+export const contentEtag = (sha256: string): string => `"${sha256}"`;
+
+/**
+ * Throws 412 PRECONDITION_FAILED unless `ifMatch` names the ETag of what the `kind` download of
+ * the asset serves now (`*`: anything served). Run under the asset's lock, it is atomic with the swap.
+ */
+async function checkIfMatch(
+  db: Handle,
+  tenantId: string,
+  assetId: string,
+  kind: ContentKind,
+  ifMatch: string,
+): Promise<void> {
+  const file = await repo.findServedFile(db, tenantId, assetId, kind);
+  if (file && etagMatches(ifMatch, contentEtag(file.sha256), 'strong')) return;
+  throw new PreconditionFailedError(
+    `The asset's ${kind} changed since it was read: If-Match does not name the ETag its download sends now. Download it again, then decide whether the upload still applies.`,
+  );
 }
 
 /**
