@@ -149,6 +149,25 @@ async function rowsOf(database: Database, table: string, only?: readonly string[
   return rows.map((r) => r.row).sort();
 }
 
+/**
+ * Columns a later migration drops after moving what they held elsewhere (its own migration test
+ * checks the move): 0025 moves pending attempts' leases to `webhook_delivery_queue`.
+ */
+const DROPPED_LATER: Readonly<Record<string, readonly string[]>> = {
+  webhook_deliveries: ['lease_token', 'leased_until'],
+};
+
+/** Rows of {@link rowsOf} without the columns `dropped`. */
+function withoutColumns(rows: readonly string[], dropped: readonly string[]): string[] {
+  return rows
+    .map((row) => {
+      const parsed = JSON.parse(row) as Record<string, unknown>;
+      for (const column of dropped) delete parsed[column];
+      return JSON.stringify(parsed);
+    })
+    .sort();
+}
+
 /** The column names of `table` now. */
 async function columnsOf(database: Database, table: string): Promise<string[]> {
   const rows = await query<{ name: string }>(
@@ -218,7 +237,11 @@ describe('the migrations keying tenant tables by tenant_id first', () => {
   it('keeps every row of every table', async () => {
     for (const table of [...SEEDED, 'asset_files']) {
       expect(before[table], table).toHaveLength(table === 'asset_files' ? 2 : 3);
-      expect(await rowsOf(database, table, columnsBefore[table]), table).toEqual(before[table]);
+      const dropped = DROPPED_LATER[table] ?? [];
+      const kept = (columnsBefore[table] ?? []).filter((c) => !dropped.includes(c));
+      expect(withoutColumns(await rowsOf(database, table, kept), dropped), table).toEqual(
+        withoutColumns(before[table] ?? [], dropped),
+      );
     }
   });
 

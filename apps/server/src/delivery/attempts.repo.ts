@@ -71,7 +71,7 @@ SELECT * FROM inserted`,
   row: rowOf<DeliveryRow>(),
 });
 
-/** Inserts pending attempts and counts them, in one statement; returns the stored rows. */
+/** Inserts pending attempts in the log and the queue and counts them, in one statement; returns the log rows. */
 export async function queueAttempts(db: Handle, attempts: readonly NewAttempt[]): Promise<DeliveryRow[]> {
   if (attempts.length === 0) return [];
   return db.all(queue, attemptInput(attempts));
@@ -97,7 +97,11 @@ const complete = statement({
     attemptedAt: nullable(timestamptz),
     nextAttemptAt: nullable(timestamptz),
   },
-  sql: (p) => sql`UPDATE webhook_deliveries SET ${assignments(webhookDeliveries, {
+  sql: (p) => sql`WITH gone AS (
+  DELETE FROM webhook_delivery_queue
+  WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} RETURNING id
+)
+UPDATE webhook_deliveries SET ${assignments(webhookDeliveries, {
     status: p.status,
     responseStatus: p.responseStatus,
     responseBody: p.responseBody,
@@ -105,13 +109,14 @@ const complete = statement({
     error: p.error,
     attemptedAt: p.attemptedAt,
     nextAttemptAt: p.nextAttemptAt,
-  })}, lease_token = NULL, leased_until = NULL
-WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'`,
+  })}
+WHERE tenant_id = ${p.tenantId} AND id IN (SELECT id FROM gone)`,
 });
 
 /**
- * Records an attempt's outcome if this dispatcher still holds its lease; returns false when the
- * lease was lost (it ran out and another dispatcher took the attempt over).
+ * Records an attempt's outcome if this dispatcher still holds its lease: takes it off the queue and
+ * writes its log row; returns false when the lease was lost (it ran out and another dispatcher took
+ * the attempt over).
  */
 export async function completeAttempt(
   db: Handle,
@@ -133,12 +138,15 @@ const completeOne = statement({
     durationMs: nullable(int),
     attemptedAt: nullable(timestamptz),
   },
-  sql: (p) => sql`WITH done AS (
+  sql: (p) => sql`WITH gone AS (
+  DELETE FROM webhook_delivery_queue
+  WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} RETURNING id
+), done AS (
   UPDATE webhook_deliveries
   SET status = 'succeeded', response_status = ${p.responseStatus}, response_body = ${p.responseBody},
     duration_ms = ${p.durationMs}, error = NULL, attempted_at = ${p.attemptedAt}::timestamptz,
-    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  WHERE tenant_id = ${p.tenantId} AND id = ${p.id} AND lease_token = ${p.token} AND status = 'pending'
+    next_attempt_at = NULL
+  WHERE tenant_id = ${p.tenantId} AND id IN (SELECT id FROM gone)
   RETURNING subscription_id
 ), cleared AS (
   UPDATE webhook_subscriptions SET failing_since = NULL, updated_at = ${p.attemptedAt}::timestamptz
@@ -210,10 +218,14 @@ const disableDeleted = statement({
 const closeQueued = statement({
   name: 'webhook_deliveries_close_disabled',
   params: { tenantId: text, subscriptionId: text, error: text, now: timestamptz },
-  sql: (p) => sql`UPDATE webhook_deliveries
-SET status = 'failed', error = ${p.error}, next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-WHERE tenant_id = ${p.tenantId} AND subscription_id = ${p.subscriptionId} AND status = 'pending'
-  AND (leased_until IS NULL OR leased_until <= ${p.now})`,
+  sql: (p) => sql`WITH gone AS (
+  DELETE FROM webhook_delivery_queue
+  WHERE tenant_id = ${p.tenantId} AND subscription_id = ${p.subscriptionId}
+    AND (leased_until IS NULL OR leased_until <= ${p.now})
+  RETURNING id
+)
+UPDATE webhook_deliveries SET status = 'failed', error = ${p.error}, next_attempt_at = NULL
+WHERE tenant_id = ${p.tenantId} AND id IN (SELECT id FROM gone)`,
 });
 
 /**

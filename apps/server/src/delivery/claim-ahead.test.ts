@@ -28,7 +28,7 @@ function gate() {
 async function leased(subscriptionId: string): Promise<number> {
   const rows = await query(
     t.database.db,
-    "SELECT id FROM webhook_deliveries WHERE subscription_id = $1 AND status = 'pending' AND lease_token IS NOT NULL",
+    'SELECT id FROM webhook_delivery_queue WHERE subscription_id = $1 AND lease_token IS NOT NULL',
     [subscriptionId],
   );
   return rows.length;

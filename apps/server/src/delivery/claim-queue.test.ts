@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { DeliveryRow } from './attempts.repo.js';
 import { ClaimQueue } from './claim-queue.js';
 import type { Claimed } from './lease.repo.js';
+import type { QueuedAttempt } from './types.js';
 
 const T0 = Date.parse('2030-01-01T12:00:00.000Z');
 let seq = 0;
@@ -15,7 +15,7 @@ function claimed(tenantId: string, subscriptionId: string, ageS = 0, leaseS = 60
     subscriptionId,
     nextAttemptAt: new Date(T0 - ageS * 1000),
     leasedUntil: new Date(T0 + leaseS * 1000),
-  } as DeliveryRow;
+  } as QueuedAttempt;
   return { row, target: { subscription: undefined, event: undefined } };
 }
 

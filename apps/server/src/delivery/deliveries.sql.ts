@@ -49,19 +49,27 @@ AS a(id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 
 }
 
 /**
- * Two CTEs over a CTE `attempts` (read from {@link unnestAttempts}, or the hand-over's):
- * `inserted` inserts them pending (`returning` says what it answers; with `leased`, `attempts` also
- * has `lease_token` and `leased_until`), `counted` adds them to their subscriptions' counters in
- * the same statement, in scope order so that concurrent writers cannot deadlock. Every attempt is
- * inserted and counted here, so the counters cannot drift from the rows.
+ * Three CTEs over a CTE `attempts` (read from {@link unnestAttempts}, or the hand-over's):
+ * `inserted` writes them to the delivery log as pending (`returning` says what it answers),
+ * `queued` puts them in the delivery queue (with `leased`, `attempts` also has `lease_token` and
+ * `leased_until`; `queuedReturning` says what it answers), and `counted` adds them to their
+ * subscriptions' counters in the same statement, in scope order so that concurrent writers cannot
+ * deadlock. Every attempt is inserted, queued and counted here, so the queue and the counters
+ * cannot drift from the log.
  */
-export function insertAndCount(returning: Sql = raw(''), { leased = false } = {}): Sql {
+export function insertAndCount(
+  returning: Sql = raw(''),
+  { leased = false, queuedReturning = raw('') }: { leased?: boolean; queuedReturning?: Sql } = {},
+): Sql {
   const lease = raw(leased ? ', lease_token, leased_until' : '');
   return sql`inserted AS (
   INSERT INTO webhook_deliveries
-    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at${lease})
-  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at${lease}
+    (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
+  SELECT id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, 'pending', created_at, next_attempt_at
   FROM attempts ${returning}
+), queued AS (
+  INSERT INTO webhook_delivery_queue (id, tenant_id, subscription_id, next_attempt_at${lease})
+  SELECT id, tenant_id, subscription_id, next_attempt_at${lease} FROM attempts ${queuedReturning}
 ), counted AS (
   INSERT INTO tenant_counters (tenant_id, scope, count)
   SELECT tenant_id, scope, count(*) FROM attempts GROUP BY tenant_id, scope ORDER BY tenant_id, scope
@@ -85,14 +93,17 @@ export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
 
 /**
  * The batch form of `completeSuccess`, as CTEs over {@link SUCCESS_PARAMS}: every attempt still
- * leased to its token becomes succeeded (`done` answers its id), and the failure runs of their
- * subscriptions end. success-batch.ts and lease.repo.ts build their statements on it.
+ * leased to its token leaves the queue (`dequeued`) and its log row becomes succeeded (`done`
+ * answers its id), and the failure runs of their subscriptions end. success-batch.ts and
+ * lease.repo.ts build their statements on it.
  *
- * Only a pending attempt holds a lease (every statement that ends one clears `lease_token`), so the
- * token's match is the pending check. Each attempt is looked up alone through the primary key
- * (`found`, one probe per id) and updated by its `ctid`: the planner judges the table and its
- * pending index by statistics taken before a backlog built up, and would otherwise scan either
- * whole. A row changed since it was found no longer matches and counts as a lost lease.
+ * The log row changes no indexed column (status, response and times only): a heap-only update,
+ * no new index entry (decision 0240). Each attempt is looked up alone through the primary keys of
+ * the queue and the log (`found`, one probe each per id) and written by its `ctid`: the planner
+ * judges the tables by statistics taken before a backlog built up, and would otherwise scan them
+ * whole. A queue row changed since it was found no longer matches and counts as a lost lease. Only
+ * the statement that deletes an attempt's queue row writes its pending log row, so the log row
+ * found is the one written.
  */
 export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>, scope?: TenantScope): Sql {
   return sql`input AS (
@@ -100,17 +111,23 @@ export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>, scope?: Te
 ${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
     AS i(tenant_id, id, token, response_status, response_body, duration_ms, attempted_at)
 ), found AS MATERIALIZED (
-  SELECT i.*, f.ctid AS at FROM input i CROSS JOIN LATERAL (
+  SELECT i.*, f.ctid AS at, g.ctid AS log_at FROM input i CROSS JOIN LATERAL (
+    SELECT q.ctid FROM webhook_delivery_queue q
+    WHERE q.tenant_id = i.tenant_id AND q.id = i.id AND q.lease_token = i.token${inTenant('q', scope)} LIMIT 1) f
+  CROSS JOIN LATERAL (
     SELECT d.ctid FROM webhook_deliveries d
-    WHERE d.tenant_id = i.tenant_id AND d.id = i.id AND d.lease_token = i.token${inTenant('d', scope)} LIMIT 1) f
+    WHERE d.tenant_id = i.tenant_id AND d.id = i.id${inTenant('d', scope)} LIMIT 1) g
+), dequeued AS (
+  DELETE FROM webhook_delivery_queue q USING found f
+  WHERE q.ctid = ANY (ARRAY(SELECT at FROM found)) AND q.ctid = f.at AND q.lease_token = f.token${inTenant('q', scope)}
+  RETURNING f.log_at, f.response_status, f.response_body, f.duration_ms, f.attempted_at
 ), done AS (
   UPDATE webhook_deliveries d
-  SET status = 'succeeded', response_status = f.response_status, response_body = f.response_body,
-    duration_ms = f.duration_ms, error = NULL, attempted_at = f.attempted_at,
-    next_attempt_at = NULL, lease_token = NULL, leased_until = NULL
-  FROM found f
-  WHERE d.ctid = ANY (ARRAY(SELECT at FROM found)) AND d.ctid = f.at AND d.lease_token = f.token${inTenant('d', scope)}
-  RETURNING d.id, d.tenant_id, d.subscription_id, f.attempted_at
+  SET status = 'succeeded', response_status = x.response_status, response_body = x.response_body,
+    duration_ms = x.duration_ms, error = NULL, attempted_at = x.attempted_at, next_attempt_at = NULL
+  FROM dequeued x
+  WHERE d.ctid = ANY (ARRAY(SELECT log_at FROM found)) AND d.ctid = x.log_at${inTenant('d', scope)}
+  RETURNING d.id, d.tenant_id, d.subscription_id, x.attempted_at
 ), cleared AS (
   UPDATE webhook_subscriptions s SET failing_since = NULL, updated_at = c.at
   FROM (SELECT tenant_id, subscription_id, max(attempted_at) AS at FROM done GROUP BY tenant_id, subscription_id) c

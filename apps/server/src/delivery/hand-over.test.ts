@@ -31,8 +31,9 @@ interface AttemptRow {
 async function attempts(tenantId = t.tenant.tenantId): Promise<AttemptRow[]> {
   return query<AttemptRow>(
     t.database.db,
-    `SELECT event_id, subscription_id, lease_token, status FROM webhook_deliveries
-     WHERE tenant_id = $1 ORDER BY event_id, subscription_id`,
+    `SELECT d.event_id, d.subscription_id, q.lease_token, d.status FROM webhook_deliveries d
+     LEFT JOIN webhook_delivery_queue q ON q.tenant_id = d.tenant_id AND q.id = d.id
+     WHERE d.tenant_id = $1 ORDER BY d.event_id, d.subscription_id`,
     [tenantId],
   );
 }

@@ -21,8 +21,8 @@ const ID_POOL = 32;
  *   then as cheap as one made for each run, so PostgreSQL keeps it instead of planning every time;
  * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
- * - attempts, then inserted and counted as every attempt is (deliveries.sql.ts), chosen ones
- *   leased; dequeued: the events off the queue.
+ * - attempts, then inserted, queued and counted as every attempt is (deliveries.sql.ts), the
+ *   chosen ones queued leased; dequeued: the events off the fan-out queue.
  * Answers one row per leased attempt with its targets (one row of nulls when none), each with how
  * many events were taken and attempts made. It commits relaxed ({@link RELAXED_COMMIT}): lost in a
  * crash, its events are still queued and are fanned out again.
@@ -72,16 +72,17 @@ const handOverStatement = statement({
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END AS lease_token,
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until
   FROM numbered x
-), ${insertAndCount(sql`RETURNING *`, { leased: true })}, dequeued AS (
+), ${insertAndCount(sql`RETURNING *`, { leased: true, queuedReturning: sql`RETURNING *` })}, dequeued AS (
   DELETE FROM webhook_event_queue q USING ev
   WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.event_id AND ev.event_id IN (SELECT event_id FROM taken)
 )
 SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
   ${TARGET_COLUMNS}
 FROM relaxed
-LEFT JOIN (SELECT * FROM inserted WHERE lease_token IS NOT NULL) l ON true
+LEFT JOIN (SELECT * FROM queued WHERE lease_token IS NOT NULL) l ON true
+LEFT JOIN inserted d ON d.tenant_id = l.tenant_id AND d.id = l.id
 LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = d.event_id`,
 });
 
 /** What the dispatcher asks of a hand-over: the room it has and the lease it takes. */

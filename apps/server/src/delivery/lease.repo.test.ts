@@ -29,6 +29,18 @@ async function due(tenantId: string, subscriptionId: string, count: number, ageS
      FROM unnest($4::text[], $5::text[], $6::timestamptz[]) AS a(id, event_id, due)`,
     [tenantId, subscriptionId, NOW.toISOString(), ids, events, dueAt],
   );
+  await queueLogged(tenantId, ids);
+}
+
+/** Queues the pending attempts `ids` of the log, due when the log says. */
+async function queueLogged(tenantId: string, ids: string[]) {
+  await query(
+    t.database.db,
+    `INSERT INTO webhook_delivery_queue (id, tenant_id, subscription_id, next_attempt_at)
+     SELECT id, tenant_id, subscription_id, next_attempt_at FROM webhook_deliveries
+     WHERE tenant_id = $1 AND id = ANY ($2::text[])`,
+    [tenantId, ids],
+  );
 }
 
 const lease = (limit: number, options: { tenantCap?: number; inFlight?: InFlight[]; token?: string } = {}) =>
@@ -82,7 +94,7 @@ describe('claiming due attempts', () => {
     });
     await query(
       t.database.db,
-      'UPDATE webhook_deliveries SET leased_until = NULL, lease_token = NULL WHERE tenant_id = $1',
+      'UPDATE webhook_delivery_queue SET leased_until = NULL, lease_token = NULL WHERE tenant_id = $1',
       [a],
     );
     const busy = [{ tenantId: a, subscriptionId: 'whsub_backlog', count: 2 }];

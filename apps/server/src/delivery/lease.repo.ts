@@ -1,5 +1,10 @@
 import type { Handle } from '../db/port.js';
-import { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import {
+  webhookDeliveries,
+  webhookDeliveryQueue,
+  webhookEvents,
+  webhookSubscriptions,
+} from '../db/schema/index.js';
 import { columns, rowOf, type Sql, sql, statement, text, textArray } from '../db/sql.js';
 import {
   completeSuccessesCtes,
@@ -7,18 +12,12 @@ import {
   SUCCESS_PARAMS,
   type SuccessColumns,
 } from './deliveries.sql.js';
-import {
-  LEASE_PARAMS,
-  type LeaseParams,
-  type LeaseRequest,
-  leaseCte,
-  leaseInput,
-  leaseUpdate,
-} from './lease.sql.js';
+import { LEASE_PARAMS, type LeaseParams, type LeaseRequest, leaseCte, leaseInput } from './lease.sql.js';
 import { inTenant, type TenantScope } from './tenant-scope.js';
 import {
   type AttemptKey,
   type DeliveryRow,
+  type QueuedAttempt,
   SENDING_EVENT_KEYS,
   SENDING_SUBSCRIPTION_KEYS,
   type SendingEvent,
@@ -35,15 +34,8 @@ export {
   type SendingSubscription,
 } from './types.js';
 
-const leaseDueStatement = statement({
-  name: 'webhook_lease_due',
-  params: LEASE_PARAMS,
-  sql: (p) => sql`${leaseUpdate(p)} RETURNING ${columns(webhookDeliveries)}`,
-  row: rowOf<DeliveryRow>(),
-});
-
-/** Every column of an attempt's row, in the table's order (the compiler checks that none is missing). */
-const DELIVERY_KEYS = Object.keys({
+/** The log's columns of a claimed attempt, all but when it is due (the queue's, which a throttle moves). */
+const LOG_KEYS = Object.keys({
   id: true,
   tenantId: true,
   subscriptionId: true,
@@ -58,16 +50,38 @@ const DELIVERY_KEYS = Object.keys({
   error: true,
   createdAt: true,
   attemptedAt: true,
+} satisfies Record<Exclude<keyof DeliveryRow, 'nextAttemptAt'>, true>);
+
+/** The queue's columns of a claimed attempt. */
+const QUEUE_KEYS = Object.keys({
   nextAttemptAt: true,
   leaseToken: true,
   leasedUntil: true,
   turnAt: true,
-} satisfies Record<keyof DeliveryRow, true>);
+} satisfies Record<Exclude<keyof QueuedAttempt, keyof DeliveryRow> | 'nextAttemptAt', true>);
 
-/** The columns of a claimed attempt's row (`leased l`) and of what it is sent to (`s`) and sends (`e`). */
-export const TARGET_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'l', keys: DELIVERY_KEYS })},
+/** Every key of a claimed attempt (the compiler checks above that none is missing). */
+const ATTEMPT_KEYS = [...LOG_KEYS, ...QUEUE_KEYS];
+
+/** A claimed attempt's columns: its log row (`d`) with its queue row (`l`). */
+const ATTEMPT_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'd', keys: LOG_KEYS })},
+  ${columns(webhookDeliveryQueue, { alias: 'l', keys: QUEUE_KEYS })}`;
+
+/**
+ * The columns of a claimed attempt (its queue row `l`, its log row `d`) and of what it is sent to
+ * (`s`) and sends (`e`).
+ */
+export const TARGET_COLUMNS = sql`${ATTEMPT_COLUMNS},
   ${columns(webhookSubscriptions, { alias: 's', prefix: 's.', keys: SENDING_SUBSCRIPTION_KEYS })},
   ${columns(webhookEvents, { alias: 'e', prefix: 'e.', keys: SENDING_EVENT_KEYS })}`;
+
+const leaseDueStatement = statement({
+  name: 'webhook_lease_due',
+  params: LEASE_PARAMS,
+  sql: (p) => sql`WITH ${leaseCte(p)}
+SELECT ${ATTEMPT_COLUMNS} FROM leased l JOIN webhook_deliveries d ON d.tenant_id = l.tenant_id AND d.id = l.id`,
+  row: rowOf<QueuedAttempt>(),
+});
 
 /**
  * A reader of the columns `keys` under `prefix` of a joined row, without the prefix; undefined when
@@ -89,20 +103,20 @@ function joinedReader<T>(
   };
 }
 
-const readDelivery = joinedReader<DeliveryRow>('', DELIVERY_KEYS);
+const readAttempt = joinedReader<QueuedAttempt>('', ATTEMPT_KEYS);
 const readSubscription = joinedReader<SendingSubscription>('s.', SENDING_SUBSCRIPTION_KEYS);
 const readEvent = joinedReader<SendingEvent>('e.', SENDING_EVENT_KEYS);
 
 /** A leased attempt with its subscription and event. */
 export interface Claimed {
-  row: DeliveryRow;
+  row: QueuedAttempt;
   target: Target;
 }
 
 /** A row of {@link TARGET_COLUMNS} as a claimed attempt with its targets. */
 export function toClaimed(r: Record<string, unknown>): Claimed {
   return {
-    row: readDelivery(r) as DeliveryRow,
+    row: readAttempt(r) as QueuedAttempt,
     target: { subscription: readSubscription(r), event: readEvent(r) },
   };
 }
@@ -112,8 +126,9 @@ function leaseWithTargets(p: LeaseParams, scope?: TenantScope): Sql {
   return sql`WITH ${RELAXED_COMMIT}, ${leaseCte(p, scope)}
 SELECT ${TARGET_COLUMNS}
 FROM relaxed CROSS JOIN leased l
+JOIN webhook_deliveries d ON d.tenant_id = l.tenant_id AND d.id = l.id${inTenant('d', scope)}
 LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id${inTenant('s', scope)}
-LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id${inTenant('e', scope)}`;
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = d.event_id${inTenant('e', scope)}`;
 }
 
 const leaseDueWithTargetsStatement = statement({
@@ -136,7 +151,7 @@ const leaseTenantWithTargetsStatement = statement({
  * commit instead of two: `completeSuccessesCtes` (attempts.repo.ts), then `leased`, the claim;
  * committed relaxed (`RELAXED_COMMIT`, deliveries.sql.ts).
  * Every CTE reads the statement's one snapshot, so the claim still sees the batch's attempts as
- * pending, but leased to this dispatcher (its lease is not over), so it never takes them again; the
+ * queued, but leased to this dispatcher (its lease is not over), so it never takes them again; the
  * caller's holdings leave them out (they are sent). Each row is a claimed attempt with its targets (one row
  * with null attempt columns when nothing was claimed); the first also carries the ids recorded.
  */
@@ -147,8 +162,9 @@ const completeAndLeaseStatement = statement({
 SELECT CASE WHEN row_number() OVER () = 1 THEN r.recorded END AS "recorded", ${TARGET_COLUMNS}
 FROM relaxed CROSS JOIN (SELECT coalesce(array_agg(id), '{}') AS recorded FROM done) r
 LEFT JOIN leased l ON true
+LEFT JOIN webhook_deliveries d ON d.tenant_id = l.tenant_id AND d.id = l.id
 LEFT JOIN webhook_subscriptions s ON s.tenant_id = l.tenant_id AND s.id = l.subscription_id
-LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
+LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = d.event_id`,
 });
 
 /**
@@ -157,7 +173,7 @@ LEFT JOIN webhook_events e ON e.tenant_id = l.tenant_id AND e.id = l.event_id`,
  * of one tenant in flight (see the statement). A leased row is not due until its lease runs out,
  * so no two dispatchers send one attempt at once.
  */
-export async function leaseDue(db: Handle, input: LeaseRequest): Promise<DeliveryRow[]> {
+export async function leaseDue(db: Handle, input: LeaseRequest): Promise<QueuedAttempt[]> {
   if (input.limit <= 0) return [];
   return db.all(leaseDueStatement, leaseInput(input));
 }
@@ -207,9 +223,9 @@ export async function completeAndLease(
 const release = statement({
   name: 'webhook_release_leases',
   params: { tenantIds: textArray, ids: textArray, token: text },
-  sql: (p) => sql`UPDATE webhook_deliveries d SET lease_token = NULL, leased_until = NULL
+  sql: (p) => sql`UPDATE webhook_delivery_queue q SET lease_token = NULL, leased_until = NULL
 FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[]) AS k(tenant_id, id)
-WHERE d.tenant_id = k.tenant_id AND d.id = k.id AND d.lease_token = ${p.token} AND d.status = 'pending'`,
+WHERE q.tenant_id = k.tenant_id AND q.id = k.id AND q.lease_token = ${p.token}`,
 });
 
 /**

@@ -49,12 +49,12 @@ export const LEASE_PARAMS = {
 export type LeaseParams = Refs<typeof LEASE_PARAMS>;
 
 /**
- * The claim: one UPDATE leasing due attempts to `p.token`, in steps:
- * - tenants: every tenant with a pending attempt and its earliest one, by a skip scan of the
- *   pending-by-tenant index (one index probe per tenant, however long its queue);
+ * The claim: one UPDATE of the delivery queue leasing due attempts to `p.token`, in steps:
+ * - tenants: every tenant with a queued attempt and its earliest one, by a skip scan of the
+ *   queue's tenant index (one index probe per tenant, however long its queue);
  * - chosen: tenants with room under the cap and an attempt due and not leased, least busy first,
  *   then the longest waiting; no more tenants than free slots, since each gets a slot first;
- * - pairs, heads: the chosen tenants' subscriptions with pending attempts (a skip scan within each
+ * - pairs, heads: the chosen tenants' subscriptions with queued attempts (a skip scan within each
  *   tenant), their oldest claimable attempt and how many are claimable (read, not locked); per
  *   tenant only its `free` least busy subscriptions can win a slot below, so only those are read;
  * - quota: water-filling over the claimable attempts, without locking any: each slot goes to the
@@ -68,17 +68,17 @@ export type LeaseParams = Refs<typeof LEASE_PARAMS>;
  */
 export function leaseUpdate(p: LeaseParams, scope?: TenantScope): Sql {
   const d = inTenant('d', scope);
-  const claimable = sql`d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
+  const claimable = sql`d.next_attempt_at <= ${p.now}::timestamptz
         AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)${d}`;
-  return sql`UPDATE webhook_deliveries u SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
+  return sql`UPDATE webhook_delivery_queue u SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
 WHERE u.ctid = ANY (ARRAY(
   WITH RECURSIVE tenants AS (
-    (SELECT d.tenant_id, d.next_attempt_at AS head FROM webhook_deliveries d
-      WHERE d.status = 'pending'${d} ORDER BY d.tenant_id, d.next_attempt_at LIMIT 1)
+    (SELECT d.tenant_id, d.next_attempt_at AS head FROM webhook_delivery_queue d
+      WHERE true${d} ORDER BY d.tenant_id, d.next_attempt_at LIMIT 1)
     UNION ALL
     SELECT n.tenant_id, n.next_attempt_at FROM tenants t CROSS JOIN LATERAL (
-      SELECT d.tenant_id, d.next_attempt_at FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id > t.tenant_id${d}
+      SELECT d.tenant_id, d.next_attempt_at FROM webhook_delivery_queue d
+      WHERE d.tenant_id > t.tenant_id${d}
       ORDER BY d.tenant_id, d.next_attempt_at LIMIT 1) n
   ),
   busy AS (SELECT * FROM unnest(${p.busyTenantIds}::text[], ${p.busySubscriptionIds}::text[], ${p.busyCounts}::int[]) AS b(tenant_id, subscription_id, used)),
@@ -88,7 +88,7 @@ WHERE u.ctid = ANY (ARRAY(
   ),
   chosen AS MATERIALIZED (
     SELECT r.tenant_id, r.free FROM room r CROSS JOIN LATERAL (
-      SELECT d.next_attempt_at FROM webhook_deliveries d
+      SELECT d.next_attempt_at FROM webhook_delivery_queue d
       WHERE d.tenant_id = r.tenant_id AND ${claimable}
       ORDER BY d.next_attempt_at LIMIT 1) f
     WHERE r.free > 0
@@ -96,13 +96,13 @@ WHERE u.ctid = ANY (ARRAY(
   ),
   pairs AS (
     SELECT s.tenant_id, s.subscription_id FROM chosen c CROSS JOIN LATERAL (
-      SELECT d.tenant_id, d.subscription_id FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id = c.tenant_id${d}
+      SELECT d.tenant_id, d.subscription_id FROM webhook_delivery_queue d
+      WHERE d.tenant_id = c.tenant_id${d}
       ORDER BY d.subscription_id LIMIT 1) s
     UNION ALL
     SELECT n.tenant_id, n.subscription_id FROM pairs p CROSS JOIN LATERAL (
-      SELECT d.tenant_id, d.subscription_id FROM webhook_deliveries d
-      WHERE d.status = 'pending' AND d.tenant_id = p.tenant_id AND d.subscription_id > p.subscription_id${d}
+      SELECT d.tenant_id, d.subscription_id FROM webhook_delivery_queue d
+      WHERE d.tenant_id = p.tenant_id AND d.subscription_id > p.subscription_id${d}
       ORDER BY d.subscription_id LIMIT 1) n
   ),
   heads AS MATERIALIZED (
@@ -111,7 +111,7 @@ WHERE u.ctid = ANY (ARRAY(
     FROM pairs p JOIN chosen c ON c.tenant_id = p.tenant_id
     LEFT JOIN busy b ON b.subscription_id = p.subscription_id
     CROSS JOIN LATERAL (
-      SELECT d.next_attempt_at FROM webhook_deliveries d
+      SELECT d.next_attempt_at FROM webhook_delivery_queue d
       WHERE d.tenant_id = p.tenant_id AND d.subscription_id = p.subscription_id AND ${claimable}
       ORDER BY d.next_attempt_at LIMIT 1) h
   ),
@@ -119,7 +119,7 @@ WHERE u.ctid = ANY (ARRAY(
     SELECT h.tenant_id, h.subscription_id, h.head_at, h.free, h.sub_used + k.n AS sub_load
     FROM heads h CROSS JOIN LATERAL (
       SELECT count(*)::int AS avail FROM (
-        SELECT 1 FROM webhook_deliveries d
+        SELECT 1 FROM webhook_delivery_queue d
         WHERE d.tenant_id = h.tenant_id AND d.subscription_id = h.subscription_id AND ${claimable}
         LIMIT least(h.free, ${p.limit})) x) a
     CROSS JOIN LATERAL generate_series(1, a.avail) AS k(n)
@@ -137,7 +137,7 @@ WHERE u.ctid = ANY (ARRAY(
   ),
   locked AS MATERIALIZED (
     SELECT l.ctid FROM quota q CROSS JOIN LATERAL (
-      SELECT d.ctid FROM webhook_deliveries d
+      SELECT d.ctid FROM webhook_delivery_queue d
       WHERE d.tenant_id = q.tenant_id AND d.subscription_id = q.subscription_id AND ${claimable}
       ORDER BY d.next_attempt_at LIMIT q.n
       FOR UPDATE SKIP LOCKED) l
@@ -146,7 +146,7 @@ WHERE u.ctid = ANY (ARRAY(
 ))${inTenant('u', scope)}`;
 }
 
-/** {@link leaseUpdate} as the CTE `leased`, answering the claimed rows whole. */
+/** {@link leaseUpdate} as the CTE `leased`, answering the claimed queue rows whole. */
 export function leaseCte(p: LeaseParams, scope?: TenantScope): Sql {
   return sql`leased AS (${leaseUpdate(p, scope)} RETURNING *)`;
 }

@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Handle } from '../db/port.js';
 import { newId } from '../lib/ids.js';
 import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
+import { completeSuccess } from './attempts.repo.js';
 import { fanOut } from './fan-out.js';
-import { type Claimed, leaseDue } from './lease.repo.js';
+import { type Claimed, completeAndLease, leaseDue } from './lease.repo.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
 
 const time = steppingClock();
@@ -47,9 +49,13 @@ describe('recording successes in batches', () => {
     ]);
     expect(recorded).toEqual([false, true, true, true, true, true]);
 
-    const rows = await query(db, 'SELECT * FROM webhook_deliveries WHERE id = ANY ($1::text[])', [
-      leased.map((r) => r.id),
-    ]);
+    const rows = await query(
+      db,
+      `SELECT d.*, q.lease_token FROM webhook_deliveries d
+       LEFT JOIN webhook_delivery_queue q ON q.tenant_id = d.tenant_id AND q.id = d.id
+       WHERE d.id = ANY ($1::text[])`,
+      [leased.map((r) => r.id)],
+    );
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(byId.get(stolen.id)).toMatchObject({
       status: 'pending',
@@ -128,7 +134,9 @@ describe('recording successes in batches', () => {
     }
     const rows = await query(
       db,
-      'SELECT status, lease_token FROM webhook_deliveries WHERE subscription_id = $1',
+      `SELECT d.status, q.lease_token FROM webhook_deliveries d
+       LEFT JOIN webhook_delivery_queue q ON q.tenant_id = d.tenant_id AND q.id = d.id
+       WHERE d.subscription_id = $1`,
       [sub.webhookSubscriptionId],
     );
     const states = rows.map((r) => `${r.status}:${r.lease_token ?? '-'}`).sort();
@@ -140,5 +148,67 @@ describe('recording successes in batches', () => {
       'succeeded:-',
       'succeeded:-',
     ]);
+  });
+});
+
+/** Rows of `table` this transaction updated, and how many of those were heap-only updates. */
+async function updatesInTransaction(tx: Handle, table: string): Promise<{ updated: number; hot: number }> {
+  const [row] = await query<{ updated: number; hot: number }>(
+    tx,
+    `SELECT pg_stat_get_xact_tuples_updated($1::regclass)::int AS updated,
+       pg_stat_get_xact_tuples_hot_updated($1::regclass)::int AS hot`,
+    [table],
+  );
+  return row ?? { updated: -1, hot: -1 };
+}
+
+describe('a recorded success', () => {
+  it('writes its log row in place (no index touched) and takes its attempt off the queue', async () => {
+    const db = t.database.db;
+    const sub = await h.subscribe('http://127.0.0.1:9/hot');
+    for (let i = 0; i < 3; i += 1) await h.version();
+    await fanOut(db, { clock: time.clock, ids: newId });
+    const now = time.clock();
+    const lease = { now, leasedUntil: new Date(now.getTime() + 60_000), token: 'mine' };
+    const result = { responseStatus: 200, responseBody: 'ok', durationMs: 3, attemptedAt: now };
+    await db.transaction(async (tx) => {
+      // (PGlite flushes no counts between transactions: what this one adds is the difference.)
+      const start = await updatesInTransaction(tx, 'webhook_deliveries');
+      const leased = await leaseDue(tx, { ...lease, limit: 100 });
+      const [single, ...batch] = leased.filter((r) => r.subscriptionId === sub.webhookSubscriptionId);
+      if (!single) throw new Error('nothing leased');
+      expect(batch).toHaveLength(2);
+      expect(await completeSuccess(tx, single, 'mine', result)).toBe(true);
+      const { recorded } = await completeAndLease(
+        tx,
+        {
+          tenantIds: batch.map((r) => r.tenantId),
+          ids: batch.map((r) => r.id),
+          tokens: batch.map(() => 'mine'),
+          responseStatuses: batch.map(() => 200),
+          responseBodies: batch.map(() => 'ok'),
+          durationsMs: batch.map(() => 3),
+          attemptedAt: batch.map(() => now),
+        },
+        { ...lease, limit: 0 },
+      );
+      expect(recorded.size).toBe(2);
+      // Every update of the log in this transaction (the three successes) was heap-only.
+      const end = await updatesInTransaction(tx, 'webhook_deliveries');
+      expect({ updated: end.updated - start.updated, hot: end.hot - start.hot }).toEqual({
+        updated: 3,
+        hot: 3,
+      });
+    });
+    const rows = await query<{ status: string; response_status: number; queued: boolean }>(
+      db,
+      `SELECT d.status, d.response_status,
+         EXISTS (SELECT 1 FROM webhook_delivery_queue q WHERE q.tenant_id = d.tenant_id AND q.id = d.id) AS queued
+       FROM webhook_deliveries d WHERE d.subscription_id = $1`,
+      [sub.webhookSubscriptionId],
+    );
+    expect(rows).toEqual(
+      Array.from({ length: 3 }, () => ({ status: 'succeeded', response_status: 200, queued: false })),
+    );
   });
 });

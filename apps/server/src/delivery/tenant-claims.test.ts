@@ -28,6 +28,13 @@ async function due(tenantId: string, subscriptionId: string, count: number, dueA
      FROM unnest($4::text[]) AS a(id)`,
     [tenantId, subscriptionId, dueAt.toISOString(), ids],
   );
+  await query(
+    t.database.db,
+    `INSERT INTO webhook_delivery_queue (id, tenant_id, subscription_id, next_attempt_at)
+     SELECT id, tenant_id, subscription_id, next_attempt_at FROM webhook_deliveries
+     WHERE tenant_id = $1 AND id = ANY ($2::text[])`,
+    [tenantId, ids],
+  );
 }
 
 function claims(clock = { ms: NOW.getTime() }) {

@@ -13,10 +13,10 @@ export const TENANTS_PER_CLAIM = 8;
 const dueTenantsStatement = statement({
   name: 'webhook_due_tenants',
   params: { now: timestamptz },
-  sql: (p) => sql`SELECT d.tenant_id AS "tenantId" FROM webhook_deliveries d
-WHERE d.status = 'pending' AND d.next_attempt_at <= ${p.now}::timestamptz
-  AND (d.leased_until IS NULL OR d.leased_until <= ${p.now}::timestamptz)
-GROUP BY d.tenant_id`,
+  sql: (p) => sql`SELECT q.tenant_id AS "tenantId" FROM webhook_delivery_queue q
+WHERE q.next_attempt_at <= ${p.now}::timestamptz
+  AND (q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz)
+GROUP BY q.tenant_id`,
   row: rowOf<{ tenantId: string }>(),
 });
 

@@ -8,6 +8,7 @@ import { groupBy } from './tenant-scope.js';
  * is the turn the next attempt gets, and each turn given moves it on by 1/rate seconds. An attempt
  * whose turn is less than one burst ahead is sent at once; the burst is 50 ms of the rate, at least
  * one attempt. The statement gives `wanted` turns and answers the first with the rate and burst.
+ * An attempt's turn is kept on its queue row (`turn_at`); its log row shows when it is due.
  */
 const take = statement({
   name: 'webhook_throttle_take',
@@ -31,19 +32,27 @@ RETURNING t.start AS "firstTurn", t.rate AS rate, greatest(1, ceil(t.rate / 20.0
 const wait = statement({
   name: 'webhook_throttle_wait',
   params: { tenantId: text, ids: textArray, turns: timestamptzArray, token: text },
-  sql: (p) => sql`UPDATE webhook_deliveries d
-SET next_attempt_at = k.turn_at, turn_at = k.turn_at, lease_token = NULL, leased_until = NULL
-FROM unnest(${p.ids}::text[], ${p.turns}::timestamptz[]) AS k(id, turn_at)
-WHERE d.tenant_id = ${p.tenantId} AND d.id = k.id AND d.lease_token = ${p.token} AND d.status = 'pending'`,
+  sql: (p) => sql`WITH waiting AS (
+  UPDATE webhook_delivery_queue q
+  SET next_attempt_at = k.turn_at, turn_at = k.turn_at, lease_token = NULL, leased_until = NULL
+  FROM unnest(${p.ids}::text[], ${p.turns}::timestamptz[]) AS k(id, turn_at)
+  WHERE q.tenant_id = ${p.tenantId} AND q.id = k.id AND q.lease_token = ${p.token}
+  RETURNING q.id, q.next_attempt_at
+)
+UPDATE webhook_deliveries d SET next_attempt_at = w.next_attempt_at
+FROM waiting w WHERE d.tenant_id = ${p.tenantId} AND d.id = w.id`,
 });
 
 const releaseTurnsStatement = statement({
   name: 'webhook_throttle_release_turns',
   params: { tenantId: text, subscriptionId: text, now: timestamptz },
   sql: (p) => sql`WITH waiting AS (
-  UPDATE webhook_deliveries SET next_attempt_at = ${p.now}, turn_at = NULL
-  WHERE tenant_id = ${p.tenantId} AND subscription_id = ${p.subscriptionId} AND status = 'pending'
-    AND turn_at IS NOT NULL)
+  UPDATE webhook_delivery_queue SET next_attempt_at = ${p.now}, turn_at = NULL
+  WHERE tenant_id = ${p.tenantId} AND subscription_id = ${p.subscriptionId} AND turn_at IS NOT NULL
+  RETURNING id
+), logged AS (
+  UPDATE webhook_deliveries SET next_attempt_at = ${p.now}
+  WHERE tenant_id = ${p.tenantId} AND id IN (SELECT id FROM waiting))
 UPDATE webhook_subscriptions SET throttle_at = NULL WHERE tenant_id = ${p.tenantId} AND id = ${p.subscriptionId}`,
 });
 

@@ -1,11 +1,24 @@
 import type { Logger } from 'pino';
-import type { webhookDeliveries, webhookEvents, webhookSubscriptions } from '../db/schema/index.js';
+import type {
+  webhookDeliveries,
+  webhookDeliveryQueue,
+  webhookEvents,
+  webhookSubscriptions,
+} from '../db/schema/index.js';
 
 // The delivery engine's shared types: its files import them from here, never from one another,
 // so that no two of its modules depend on each other.
 
-/** A stored delivery attempt. */
+/** A delivery attempt as the log holds it. */
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+/** A pending attempt's row in the delivery queue. */
+export type QueueRow = typeof webhookDeliveryQueue.$inferSelect;
+/**
+ * A claimed attempt: its log row, with when it is due, its lease and its throttle turn from its
+ * queue row.
+ */
+export type QueuedAttempt = Omit<DeliveryRow, 'nextAttemptAt'> &
+  Pick<QueueRow, 'nextAttemptAt' | 'leaseToken' | 'leasedUntil' | 'turnAt'>;
 /** A stored subscription (with its secrets: never log it, never return it). */
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 /** A stored outbox event. */

@@ -21,7 +21,7 @@ const outboxState = statement({
   name: 'outbox_gauges_state',
   sql: () => sql`SELECT count(*)::float8 AS depth,
   coalesce(extract(epoch FROM now() - min(next_attempt_at) FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS oldest
-FROM webhook_deliveries WHERE status = 'pending'`,
+FROM webhook_delivery_queue`,
   row: rowOf<{ depth: number; oldest: number }>(),
 });
 

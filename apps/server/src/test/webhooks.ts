@@ -156,15 +156,20 @@ export function useWebhookTest(env: Record<string, string> = {}) {
 
 /**
  * Fresh tenant ids for a test file that writes attempts by hand: claims see every tenant's rows, so
- * after each test the attempts of the tenants it used (`tenant()`, or `adopt`ed) are marked failed.
+ * after each test the attempts of the tenants it used (`tenant()`, or `adopt`ed) leave the queue
+ * and are marked failed.
  */
 export function useThrowawayTenants(t: TestApp): { tenant(): string; adopt(tenantId: string): void } {
   const used: string[] = [];
   afterEach(async () => {
+    const tenantIds = used.splice(0);
+    await query(t.database.db, 'DELETE FROM webhook_delivery_queue WHERE tenant_id = ANY ($1::text[])', [
+      tenantIds,
+    ]);
     await query(
       t.database.db,
       "UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = ANY ($1::text[])",
-      [used.splice(0)],
+      [tenantIds],
     );
   });
   return {

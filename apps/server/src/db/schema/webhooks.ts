@@ -1,5 +1,4 @@
 import type { WebhookDelivery, WebhookSubscription } from '@customer-api/contract';
-import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { tenantId, ts } from './columns.js';
 
@@ -87,11 +86,12 @@ export const webhookSubscriptions = pgTable(
 );
 
 /**
- * Delivery attempts: one row per attempt of one event to one subscription. A pending row is due
- * at `next_attempt_at`; a dispatcher leases it (`lease_token`, `leased_until`) before sending,
- * so no two dispatchers send it at once and a crashed dispatcher's lease simply runs out.
+ * The delivery log: one row per attempt of one event to one subscription, as the API lists it. A
+ * pending attempt also has a row in {@link webhookDeliveryQueue}, which the engine claims and
+ * leases; recording its outcome deletes that row and writes this one in place, changing no
+ * indexed column (a heap-only update, decision 0240). `next_attempt_at` says when a pending
+ * attempt is due (kept equal to its queue row's) or when a failed one's retry is.
  * `retry_step` indexes the retry schedule; null marks a manual redelivery (one attempt).
- * An attempt of a throttled subscription waits for its turn with `next_attempt_at = turn_at`.
  */
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
@@ -111,6 +111,30 @@ export const webhookDeliveries = pgTable(
     createdAt: ts('created_at').notNull(),
     attemptedAt: ts('attempted_at'),
     nextAttemptAt: ts('next_attempt_at'),
+  },
+  (t) => [
+    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.tenantId, t.id] }),
+    index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
+  ],
+);
+
+/**
+ * The pending attempts, one narrow row each, apart from the delivery log ({@link webhookDeliveries})
+ * that the API lists: written with the attempt's log row, deleted in the statement that records its
+ * outcome. A row is due at `next_attempt_at`; a dispatcher leases it (`lease_token`,
+ * `leased_until`) before sending, so no two dispatchers send it at once and a crashed dispatcher's
+ * lease simply runs out. An attempt of a throttled subscription waits for its turn with
+ * `next_attempt_at = turn_at` (decision 0240).
+ */
+export const webhookDeliveryQueue = pgTable(
+  'webhook_delivery_queue',
+  {
+    /** The attempt: `webhook_deliveries.id`. */
+    id: text('id').notNull(),
+    tenantId: tenantId(),
+    subscriptionId: text('subscription_id').notNull(),
+    nextAttemptAt: ts('next_attempt_at').notNull(),
     leaseToken: text('lease_token'),
     leasedUntil: ts('leased_until'),
     /**
@@ -120,16 +144,10 @@ export const webhookDeliveries = pgTable(
     turnAt: ts('turn_at'),
   },
   (t) => [
-    primaryKey({ name: 'webhook_deliveries_pkey', columns: [t.tenantId, t.id] }),
-    index('webhook_deliveries_list_idx').on(t.subscriptionId, t.createdAt.desc(), t.id.desc()),
-    index('webhook_deliveries_event_idx').on(t.subscriptionId, t.eventId),
-    // The fair claim (webhooks/lease.repo.ts) skip-scans these: the first for each tenant's
-    // earliest pending attempt, the second for a tenant's subscriptions and their oldest attempts.
-    index('webhook_deliveries_pending_tenant_idx')
-      .on(t.tenantId, t.nextAttemptAt)
-      .where(sql`${t.status} = 'pending'`),
-    index('webhook_deliveries_pending_idx')
-      .on(t.tenantId, t.subscriptionId, t.nextAttemptAt)
-      .where(sql`${t.status} = 'pending'`),
+    primaryKey({ name: 'webhook_delivery_queue_pkey', columns: [t.tenantId, t.id] }),
+    // The fair claim (delivery/lease.sql.ts) skip-scans these: the first for each tenant's earliest
+    // attempt, the second for a tenant's subscriptions and their oldest attempts.
+    index('webhook_delivery_queue_tenant_idx').on(t.tenantId, t.nextAttemptAt),
+    index('webhook_delivery_queue_subscription_idx').on(t.tenantId, t.subscriptionId, t.nextAttemptAt),
   ],
 );
