@@ -206,5 +206,12 @@ describe('fan-out and successes confined to one tenant each', () => {
         .map((r) => r.id)
         .sort(),
     ).toEqual(own.map((r) => r.id).sort());
+    // The recorded attempts left the queue; the one whose lease was not the recorder's waits there, leased.
+    const queued = await query<{ id: string; lease_token: string | null }>(
+      t.database.db,
+      'SELECT id, lease_token FROM webhook_delivery_queue WHERE tenant_id = ANY ($1::text[])',
+      [[a, b]],
+    );
+    expect(queued).toEqual([{ id: stolen.id, lease_token: 'mine' }]);
   });
 });
