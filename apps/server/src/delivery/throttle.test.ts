@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectApiError } from '../test/http-cases.js';
+import { query } from '../test/sql.js';
 import { useWebhookTest } from '../test/webhooks.js';
 
 const w = useWebhookTest();
@@ -84,6 +85,28 @@ describe('maxDeliveriesPerSecond', () => {
     expect(received('?lifted')).toBe(8);
     const deliveries = await h.deliveries(sub.webhookSubscriptionId);
     expect(deliveries.every((d) => d.attempt === 1 && d.status === 'succeeded')).toBe(true);
+  });
+
+  it('lists an attempt waiting for its turn as pending, due at its turn', async () => {
+    const sub = await h.subscribe(`${w.receiver.url}?listed`, { maxDeliveriesPerSecond: 10 });
+    for (let i = 0; i < 4; i += 1) await h.version();
+    const before = time.clock().getTime();
+    await h.dispatcher().runOnce();
+    expect(received('?listed')).toBe(1);
+    const waiting = (await h.deliveries(sub.webhookSubscriptionId)).filter((d) => d.status === 'pending');
+    expect(waiting).toHaveLength(3);
+    const dueAt = waiting.map((d) => Date.parse(d.nextAttemptAt ?? '')).sort((a, b) => a - b);
+    const first = dueAt[0] ?? 0;
+    expect(first).toBeGreaterThanOrEqual(before + 100);
+    expect(dueAt).toEqual([first, first + 100, first + 200]);
+    const queued = await query<{ id: string; at: Date }>(
+      t.database.db,
+      'SELECT id, next_attempt_at AS at FROM webhook_delivery_queue WHERE tenant_id = $1 AND subscription_id = $2',
+      [t.tenant.tenantId, sub.webhookSubscriptionId],
+    );
+    expect(new Map(queued.map((q) => [q.id, q.at.getTime()]))).toEqual(
+      new Map(waiting.map((d) => [d.deliveryId, Date.parse(d.nextAttemptAt ?? '')])),
+    );
   });
 
   it('accepts whole numbers from 1 to 10,000 only', async () => {
