@@ -228,8 +228,11 @@ formatting; it adds about a millisecond.
 alone is 7,719 and the longest description 401 characters (2026-11-24: 96,986, 29,372, 32,744 and
 6,939; the difference is the field descriptions the contract now carries; 2026-11-27: 99,699 for all
 tools, the rest is \`maxDeliveriesPerSecond\` and the \`webhook.*\` event types in the subscription and
-delivery tools). Tests hold the default list under 32,000 bytes, every tool under 2,250 bytes on
-average and the read-only list under half the full one. Spelling out every nested output shape instead
+delivery tools; 2026-12-07: 105,801 for all tools, 30,331 for the default toolset and 34,730 for
+the read-only tools, the difference being \`expectedEtag\` on the 15 write tools that take \`If-Match\`
+and \`etag\` in the output schemas of the 28 tools whose answer carries an \`ETag\`). Tests hold the
+default list under 32,000 bytes, every tool under 2,350 bytes on average (2,250 before the
+conditional-request arguments) and the read-only list under half the full one. Spelling out every nested output shape instead
 of one object level would have taken the 42-tool list of the first release from 77 KB to 110 KB;
 writing nullable values as \`anyOf\` branches (for the 2.x inspector's \`--strict\` check, 146
 warnings before) cost 3.1 KB over all tools.`,

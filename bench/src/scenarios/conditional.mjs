@@ -173,7 +173,7 @@ export function renderConditional(r, table) {
     '',
     `One page read by ${r.connections} connections for ${r.loadSeconds} s, ${r.throughput.length} rounds (median): ${Math.round(whole)} whole reads/s against ${Math.round(notModified)} 304s/s (${(notModified / whole).toFixed(2)} ×). A 304 still authenticates, reads and hashes the page; it saves serialising and sending the body, and its rate-limit point.`,
     '',
-    `What a tag costs: a SHA-256 of the page's ${r.latency.getPage.bytes.toLocaleString('en-US')} bytes takes ${r.hash.pageMicros.toFixed(1)} µs here, of the ${r.latency.getAudienceMessages.bytes.toLocaleString('en-US')}-byte history ${r.hash.historyMicros.toFixed(0)} µs, of a 4 MiB history (the largest) ${(r.hash.maxHistoryMicros / 1000).toFixed(2)} ms.`,
+    `What a tag costs: a SHA-256 of the page's ${r.latency.getPage.bytes.toLocaleString('en-US')} bytes takes ${r.hash.pageMicros.toFixed(1)} µs here, of the ${r.latency.getAudienceMessages.bytes.toLocaleString('en-US')}-byte history ${r.hash.historyMicros.toFixed(0)} µs, of a 4 MiB history (the largest) ${(r.hash.maxHistoryMicros / 1000).toFixed(2)} ms. Against the whole read's p50 above, the page's tag is ${((100 * r.hash.pageMicros) / (r.latency.getPage.p50.whole * 1000)).toFixed(1)} % and the history's ${((100 * r.hash.historyMicros) / (r.latency.getAudienceMessages.p50.whole * 1000)).toFixed(1)} % of the time: inside the spread of any read figure of this report (section 10's single-server reads spread over ±20 % within one run).`,
     ...(r.note ? ['', r.note] : []),
   ].join('\n');
 }
