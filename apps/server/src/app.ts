@@ -1,9 +1,8 @@
-import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { contract, type OperationName, operationMeta } from '@customer-api/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
-import Fastify, { type FastifyHttpOptions, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { NodePostgresDatabase } from './db/adapters/node-postgres.js';
 import type { Database } from './db/database.js';
@@ -20,19 +19,18 @@ import {
   type WritePositions,
 } from './db/write-positions.js';
 import { registerAuth } from './http/auth.js';
-import { clientErrorHandler } from './http/client-errors.js';
 import { withConditions } from './http/conditional.js';
-import { connectionsCheckingInterval, registerConnectionTimeouts } from './http/connection-timeouts.js';
-import { addCorsHeaders, registerCors } from './http/cors.js';
+import { registerConnectionTimeouts } from './http/connection-timeouts.js';
+import { registerCors } from './http/cors.js';
 import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorPages } from './http/error-pages.js';
-import { errorBody, fromRequestValidation, rootErrorHandler, toDomainError } from './http/errors.js';
+import { fromRequestValidation, rootErrorHandler } from './http/errors.js';
+import { fastifyOptions } from './http/fastify-options.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
-import { serializeRequest } from './http/log-redaction.js';
-import { genRequestId, registerRequestId } from './http/request-id.js';
+import { registerRequestId } from './http/request-id.js';
 import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
@@ -58,9 +56,6 @@ import { openSecretBox } from './secrets/keyring.js';
 import type { SecretBox } from './secrets/secret-box.js';
 import { createKeyResolver } from './tenants/auth-cache.js';
 import type { Tracing } from './tracing/index.js';
-
-/** Largest accepted request body (1 MiB); larger bodies are 400 VALIDATION_ERROR. */
-export const BODY_LIMIT = 1024 * 1024;
 
 /** Inputs of {@link buildApp}. The database is opened and migrated by the caller. */
 export interface BuildAppOptions {
@@ -186,45 +181,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 function isRead(name: OperationName): boolean {
   const route = contract[name];
   return isAppRoute(route) && route.method === 'GET' && !operationMeta(name).writingRead;
-}
-
-function fastifyOptions(config: Config): FastifyHttpOptions<Server> {
-  const { headersTimeoutMs, requestTimeoutMs, idleTimeoutMs } = config.http;
-  return {
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers["x-api-key"]'],
-      serializers: { req: serializeRequest },
-    },
-    // Every connection is bounded: headers, the whole request (a trickled body), and silence.
-    // Node checks the first two every `connectionsCheckingInterval`, so that is kept short.
-    http: {
-      headersTimeout: Math.min(headersTimeoutMs, requestTimeoutMs),
-      connectionsCheckingInterval: connectionsCheckingInterval(config.http),
-    },
-    requestTimeout: requestTimeoutMs,
-    connectionTimeout: idleTimeoutMs,
-    genReqId: genRequestId,
-    requestIdHeader: false,
-    // Behind a load balancer, the client address (per-address limits, logs) comes from X-Forwarded-For.
-    trustProxy: trustProxyOption(config.trustProxy),
-    bodyLimit: BODY_LIMIT,
-    return503OnClosing: false,
-    clientErrorHandler: clientErrorHandler(config.baseUrl),
-    // Errors raised before routing (e.g. an undecodable URL) get the error object too.
-    frameworkErrors: (error, request, reply) => {
-      const body = errorBody(config.baseUrl, request.id, toDomainError(error));
-      addCorsHeaders(config.corsAllowedOrigins, request, reply as FastifyReply);
-      (reply as FastifyReply).header('x-request-id', request.id).status(body.status).send(body);
-    },
-  };
-}
-
-/** `TRUST_PROXY` as Fastify takes it: N hops become "trust the N nearest addresses". */
-function trustProxyOption(
-  value: Config['trustProxy'],
-): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof value === 'number' ? (_address, hop) => hop < value : value;
 }
 
 /**

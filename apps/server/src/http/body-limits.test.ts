@@ -1,9 +1,9 @@
 import { connect } from 'node:net';
 import { contract, MESSAGE_MAX_BYTES, TEXT_BOUNDS } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT } from '../app.js';
 import { useTestApp } from '../test/test-app.js';
 import { bodyLimitOf } from './body-limits.js';
+import { BODY_LIMIT } from './fastify-options.js';
 
 const t = useTestApp();
 let port: number;

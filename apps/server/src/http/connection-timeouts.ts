@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { TurnQueue } from './turn-queue.js';
 
-/** How often Node checks the headers and request timeouts (set on the server in `app.ts`). */
+/** How often Node checks the headers and request timeouts (set on the server in `fastify-options.ts`). */
 export const connectionsCheckingInterval = (http: Config['http']) => Math.min(1000, http.headersTimeoutMs);
 
 /**
