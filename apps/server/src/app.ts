@@ -24,6 +24,7 @@ import { registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerCors } from './http/cors.js';
 import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
+import { registerDraining } from './http/draining.js';
 import { registerErrorPages } from './http/error-pages.js';
 import { fromRequestValidation, rootErrorHandler } from './http/errors.js';
 import { fastifyOptions } from './http/fastify-options.js';
@@ -35,7 +36,7 @@ import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
 import { type Clock, systemClock } from './lib/clock.js';
-import { NotFoundError, ServiceUnavailableError } from './lib/errors.js';
+import { NotFoundError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
 import { type JsonText, parseJsonText } from './lib/json-text.js';
 import { CursorCodec } from './lib/pagination.js';
@@ -181,22 +182,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 function isRead(name: OperationName): boolean {
   const route = contract[name];
   return isAppRoute(route) && route.method === 'GET' && !operationMeta(name).writingRead;
-}
-
-/**
- * While shutting down, requests still arriving on open keep-alive connections get the error
- * object (503, `Connection: close`) instead of Fastify's own 503 body.
- */
-function registerDraining(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    reply.header('connection', 'close');
-    throw new ServiceUnavailableError('The server is shutting down; retry on another instance.');
-  });
 }
 
 /** `handler` answering with every {@link JsonText} of its body parsed. */
