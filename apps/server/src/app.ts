@@ -28,11 +28,12 @@ import { registerDraining } from './http/draining.js';
 import { registerErrorPages } from './http/error-pages.js';
 import { fromRequestValidation, rootErrorHandler } from './http/errors.js';
 import { fastifyOptions } from './http/fastify-options.js';
+import { registerHealth } from './http/health.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
 import { registerRequestId } from './http/request-id.js';
-import { registerServerHeader, SERVER_VERSION } from './http/server-version.js';
+import { registerServerHeader } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -120,16 +121,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);
   });
 
-  app.get('/healthz', async () => ({ status: 'ok', version: SERVER_VERSION }));
-  app.get('/readyz', async () => {
-    await database.ping();
-    // Requests are served without Redis (per-process limits): ready, and saying what is degraded.
-    const redis = await (rateLimiter.ping?.() ?? Promise.resolve()).then(
-      () => true,
-      () => false,
-    );
-    return redis ? { status: 'ready' } : { status: 'ready', degraded: ['redis'] };
-  });
+  registerHealth(app, database, rateLimiter);
   // The committed document names a `{baseUrl}` variable; served, it names this server.
   const servedDocument = {
     ...openApiDocument,
