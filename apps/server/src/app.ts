@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { contract, type OperationName, operationMeta } from '@customer-api/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
 import { initServer, type RouterImplementation } from '@ts-rest/fastify';
@@ -32,6 +31,7 @@ import { registerHealth } from './http/health.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
 import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
+import { registerOpenApiDocument } from './http/openapi-document.js';
 import { registerRequestId } from './http/request-id.js';
 import { registerServerHeader } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
@@ -86,8 +86,6 @@ export interface BuildAppOptions {
   secrets?: SecretBox;
 }
 
-const openApiDocument = createRequire(import.meta.url)('@customer-api/contract/openapi.json') as object;
-
 /** Builds the HTTP application. It never listens: `main.ts` does, tests use `inject()`. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
@@ -122,12 +120,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   registerHealth(app, database, rateLimiter);
-  // The committed document names a `{baseUrl}` variable; served, it names this server.
-  const servedDocument = {
-    ...openApiDocument,
-    servers: [{ url: config.baseUrl, description: 'This server.' }],
-  };
-  app.get('/openapi.json', async () => servedDocument);
+  registerOpenApiDocument(app, config.baseUrl);
   registerDocs(app);
   registerErrorPages(app, config.baseUrl);
 
