@@ -6,17 +6,8 @@ import type { Config } from './config.js';
 import type { NodePostgresDatabase } from './db/adapters/node-postgres.js';
 import type { Database } from './db/database.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
-import type { Db } from './db/port.js';
-import { ReplicaReads } from './db/replica-reads.js';
 import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
-import { primaryWalPosition } from './db/wal-position.js';
-import {
-  MemoryWritePositions,
-  positionTtlMs,
-  RedisWritePositions,
-  type WritePositions,
-} from './db/write-positions.js';
 import { registerAuth } from './http/auth.js';
 import { withConditions } from './http/conditional.js';
 import { registerConnectionTimeouts } from './http/connection-timeouts.js';
@@ -36,6 +27,7 @@ import { registerRequestId } from './http/request-id.js';
 import { registerServerHeader } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
 import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
+import { tenantHandles } from './http/tenant-handles.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { NotFoundError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
@@ -139,13 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const share =
     options.tenantShare ??
     new TenantShare({ concurrency: config.tenantShare.dbConcurrency, queueMs: config.tenantShare.queueMs });
-  // A tenant's requests run their statements on a handle holding the tenant's share of connections.
-  const tenantDb = (tenantId: string): Db => database.forTenant(share, tenantId);
-  const handles: TenantHandles = { primary: tenantDb };
-  if (options.replica && database.kind === 'postgres') {
-    const reads = replicaReads(app, config, { primary: database, replica: options.replica, share });
-    handles.replica = { reads, counted: (target, reason) => metrics.dbReads.inc({ target, reason }) };
-  }
+  const handles = tenantHandles(app, config, { database, replica: options.replica, share, metrics });
   const content: ContentRouteDeps = { ...deps, handles, store, maxBytes: config.assets.maxBytes };
   registerContentDownloads(app, content);
   const idempotency = new IdempotencyGuard({
@@ -176,31 +162,6 @@ const withParsedJsonText =
     const result = await handler(args);
     return { ...result, body: parseJsonText(result.body) };
   };
-
-/** Read operations on a standby beside the primary; write positions in Redis when REDIS_URL is set. */
-function replicaReads(
-  app: FastifyInstance,
-  config: Config,
-  databases: { primary: Database & { kind: 'postgres' }; replica: NodePostgresDatabase; share: TenantShare },
-): ReplicaReads {
-  const ttlMs = positionTtlMs(config.database.replicaMaxLagMs);
-  const positions: WritePositions = config.redisUrl
-    ? new RedisWritePositions({
-        url: config.redisUrl,
-        ttlMs,
-        primaryPosition: () => primaryWalPosition(databases.primary.db),
-        onState: (state, err) =>
-          state === 'lost'
-            ? app.log.warn(
-                { err },
-                'Redis unreachable: reads run on the primary until write positions are shared again',
-              )
-            : app.log.info('Redis reachable again: reads may run on the replica again'),
-      })
-    : new MemoryWritePositions(ttlMs);
-  app.addHook('onClose', async () => positions.close());
-  return new ReplicaReads({ ...databases, positions, maxLagMs: config.database.replicaMaxLagMs });
-}
 
 /**
  * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
