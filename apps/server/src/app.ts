@@ -1,6 +1,3 @@
-import { contract, type OperationName, operationMeta } from '@customer-api/contract';
-import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
-import { initServer, type RouterImplementation } from '@ts-rest/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { NodePostgresDatabase } from './db/adapters/node-postgres.js';
@@ -8,47 +5,37 @@ import type { Database } from './db/database.js';
 import { CURSOR_SECRET_SETTING } from './db/migrate.js';
 import { readSetting } from './db/settings.js';
 import { TenantShare } from './db/tenant-share.js';
-import { registerAuth } from './http/auth.js';
-import { withConditions } from './http/conditional.js';
+import { registerApi } from './http/api-routes.js';
 import { registerConnectionTimeouts } from './http/connection-timeouts.js';
 import { registerCors } from './http/cors.js';
-import { registerDeprecation } from './http/deprecation.js';
 import { registerDocs } from './http/docs.js';
 import { registerDraining } from './http/draining.js';
 import { registerErrorPages } from './http/error-pages.js';
-import { fromRequestValidation, rootErrorHandler } from './http/errors.js';
+import { rootErrorHandler } from './http/errors.js';
 import { fastifyOptions } from './http/fastify-options.js';
 import { registerHealth } from './http/health.js';
 import { IdempotencyGuard } from './http/idempotency.js';
 import { registerJsonParser } from './http/json-body.js';
-import { bandwidthOf, registerLargeResponses } from './http/large-responses.js';
+import { bandwidthOf } from './http/large-responses.js';
 import { registerOpenApiDocument } from './http/openapi-document.js';
 import { registerRequestId } from './http/request-id.js';
 import { registerServerHeader } from './http/server-version.js';
 import type { TenantBandwidth } from './http/tenant-bandwidth.js';
-import { type Handler, type TenantHandles, withTenantDb } from './http/tenant-db.js';
 import { tenantHandles } from './http/tenant-handles.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { NotFoundError } from './lib/errors.js';
 import { type IdSource, newId } from './lib/ids.js';
-import { type JsonText, parseJsonText } from './lib/json-text.js';
 import { CursorCodec } from './lib/pagination.js';
 import { registerHttpMetrics } from './metrics/http-metrics.js';
 import { createMetrics, type Metrics } from './metrics/registry.js';
-import {
-  type ContentRouteDeps,
-  registerContentDownloads,
-  registerContentUploads,
-} from './modules/assets/content/content.router.js';
+import { type ContentRouteDeps, registerContentDownloads } from './modules/assets/content/content.router.js';
 import { DownloadLinks } from './modules/assets/content/links.js';
 import { openAssetStore } from './modules/assets/content/open-store.js';
 import type { AssetStore } from './modules/assets/content/store.js';
-import { modules } from './modules/index.js';
-import type { AppDeps, TaggedResources } from './modules/types.js';
+import type { AppDeps } from './modules/types.js';
 import { createRateLimiter, type RateLimiter } from './rate-limit/rate-limit.js';
 import { openSecretBox } from './secrets/keyring.js';
 import type { SecretBox } from './secrets/secret-box.js';
-import { createKeyResolver } from './tenants/auth-cache.js';
 import type { Tracing } from './tracing/index.js';
 
 /** Inputs of {@link buildApp}. The database is opened and migrated by the caller. */
@@ -147,94 +134,4 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerApi(scope, deps, { database, handles, rateLimiter, idempotency, bandwidth, content }),
   );
   return app;
-}
-
-/** A GET of the contract that writes nothing (not a `writingRead`): it may run on a standby. */
-function isRead(name: OperationName): boolean {
-  const route = contract[name];
-  return isAppRoute(route) && route.method === 'GET' && !operationMeta(name).writingRead;
-}
-
-/** `handler` answering with every {@link JsonText} of its body parsed. */
-const withParsedJsonText =
-  (handler: Handler): Handler =>
-  async (args) => {
-    const result = await handler(args);
-    return { ...result, body: parseJsonText(result.body) };
-  };
-
-/**
- * Registers the modules' operations in a child scope: @ts-rest/fastify sets its own error handler
- * on the instance it gets, and ours forwards to the root handler. The router's types are cast
- * away below, so `routes.test.ts` checks that every operation of the contract has a route.
- */
-function registerApi(
-  scope: FastifyInstance,
-  deps: AppDeps,
-  {
-    database,
-    handles,
-    rateLimiter,
-    idempotency,
-    bandwidth,
-    content,
-  }: {
-    database: Database;
-    handles: TenantHandles;
-    rateLimiter: RateLimiter;
-    idempotency: IdempotencyGuard;
-    bandwidth: TenantBandwidth;
-    content: ContentRouteDeps;
-  },
-): void {
-  const resolveKey = createKeyResolver(database.db, {
-    ttlMs: deps.config.authCacheTtlS * 1000,
-    clock: deps.clock,
-  });
-  registerDeprecation(scope, contract);
-  registerAuth(scope, { resolveKey, rateLimiter });
-  registerLargeResponses(scope, bandwidth);
-  idempotency.register(scope);
-  registerContentUploads(scope, content);
-  scope.addHook('preValidation', async (request) => {
-    // An absent body on a POST is the empty object (decided: clients may omit `{}`).
-    if (request.method === 'POST' && request.body === undefined) request.body = {};
-  });
-  const validating = deps.config.nodeEnv !== 'production';
-  const implementation: Record<string, unknown> = {};
-  for (const module of modules) Object.assign(implementation, module.routes(deps));
-  const tagged: TaggedResources = Object.assign({}, ...modules.map((module) => module.tagged));
-  for (const [name, handler] of Object.entries(implementation)) {
-    const { resource } = operationMeta(name as OperationName);
-    implementation[name] = withConditions(
-      name as OperationName,
-      handler as Parameters<typeof withConditions>[1],
-      resource && tagged[resource],
-      deps,
-    );
-  }
-  // Response validation checks values: outside production, stored JSON text is parsed for it
-  // (and then sent as values); production sends the text as it is.
-  if (validating)
-    for (const [name, handler] of Object.entries(implementation))
-      implementation[name] = withParsedJsonText(handler as Handler);
-  const names = Object.keys(implementation) as OperationName[];
-  const subContract = Object.fromEntries(
-    names.filter((n) => isAppRoute(contract[n])).map((n) => [n, contract[n]]),
-  );
-  const guarded = idempotency.wrapAll(implementation, subContract as Record<string, AppRoute>);
-  const handlers = Object.fromEntries(
-    Object.entries(guarded).map(([name, handler]) => [
-      name,
-      withTenantDb(handler as Handler, handles, isRead(name as OperationName) ? 'read' : 'write'),
-    ]),
-  );
-  initServer().registerRouter(subContract as AppRouter, handlers as RouterImplementation<AppRouter>, scope, {
-    logInitialization: false,
-    jsonQuery: false,
-    responseValidation: validating,
-    requestValidationErrorHandler: (err) => {
-      throw fromRequestValidation(err);
-    },
-  });
 }
