@@ -69,50 +69,15 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const app = Fastify(fastifyOptions(config));
-  const rateLimiter =
-    options.rateLimiter ??
-    createRateLimiter({
-      ...config.rateLimit,
-      redisUrl: config.redisUrl,
-      pool: database.pool,
-      onRedisState: (state, err) =>
-        state === 'lost'
-          ? app.log.warn({ err }, 'Redis unreachable: rate limits are counted per process until it is back')
-          : app.log.info('Redis reachable again: rate limits are shared again'),
-    });
-  app.addHook('onClose', async () => rateLimiter.close());
-  await rateLimiter.ready();
-
-  app.decorateRequest('auth', null);
-  options.tracing?.register(app, database);
+  const rateLimiter = await openRateLimiter(app, options);
   const metrics = options.metrics ?? createMetrics();
-  registerHttpMetrics(app, metrics);
-  registerConnectionTimeouts(app, config.http);
-  registerRequestId(app);
-  registerCors(app, config.corsAllowedOrigins);
-  registerServerHeader(app);
-  registerDraining(app);
-  registerJsonParser(app);
-  app.setErrorHandler(rootErrorHandler(config.baseUrl));
-  app.setNotFoundHandler((request) => {
-    throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);
-  });
-
+  registerRootHooks(app, options, metrics);
   registerHealth(app, database, rateLimiter);
   registerOpenApiDocument(app, config.baseUrl);
   registerDocs(app);
   registerErrorPages(app, config.baseUrl);
 
-  const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
-  if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
-  const deps: AppDeps = {
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? newId,
-    cursors: new CursorCodec(secret),
-    downloadLinks: DownloadLinks.forConfig(secret, config),
-    secrets: options.secrets ?? openSecretBox(config),
-    config,
-  };
+  const deps = await appDeps(options);
   const store = options.assetStore ?? (await openAssetStore(database, config));
   app.addHook('onClose', async () => store.close?.());
   const share =
@@ -134,4 +99,57 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     registerApi(scope, deps, { database, handles, rateLimiter, idempotency, bandwidth, content }),
   );
   return app;
+}
+
+/** The given rate limiter, or the one the configuration implies; ready, and closed with the app. */
+async function openRateLimiter(app: FastifyInstance, { config, database, ...options }: BuildAppOptions) {
+  const rateLimiter =
+    options.rateLimiter ??
+    createRateLimiter({
+      ...config.rateLimit,
+      redisUrl: config.redisUrl,
+      pool: database.pool,
+      onRedisState: (state, err) =>
+        state === 'lost'
+          ? app.log.warn({ err }, 'Redis unreachable: rate limits are counted per process until it is back')
+          : app.log.info('Redis reachable again: rate limits are shared again'),
+    });
+  app.addHook('onClose', async () => rateLimiter.close());
+  await rateLimiter.ready();
+  return rateLimiter;
+}
+
+/** The hooks every request passes, routed or not, and the root error and not-found handlers. */
+function registerRootHooks(
+  app: FastifyInstance,
+  { config, database, tracing }: BuildAppOptions,
+  metrics: Metrics,
+) {
+  app.decorateRequest('auth', null);
+  tracing?.register(app, database);
+  registerHttpMetrics(app, metrics);
+  registerConnectionTimeouts(app, config.http);
+  registerRequestId(app);
+  registerCors(app, config.corsAllowedOrigins);
+  registerServerHeader(app);
+  registerDraining(app);
+  registerJsonParser(app);
+  app.setErrorHandler(rootErrorHandler(config.baseUrl));
+  app.setNotFoundHandler((request) => {
+    throw new NotFoundError(`No route ${request.method} ${request.url.split('?')[0]}.`);
+  });
+}
+
+/** The modules' deps; the cursor secret is read from the migrated database. */
+async function appDeps({ config, database, ...options }: BuildAppOptions): Promise<AppDeps> {
+  const secret = await readSetting(database.db, CURSOR_SECRET_SETTING);
+  if (!secret) throw new Error('The database is not migrated: run `customer-api migrate` first.');
+  return {
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? newId,
+    cursors: new CursorCodec(secret),
+    downloadLinks: DownloadLinks.forConfig(secret, config),
+    secrets: options.secrets ?? openSecretBox(config),
+    config,
+  };
 }
