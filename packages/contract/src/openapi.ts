@@ -2,15 +2,11 @@ import type { AppRoute } from '@ts-rest/core';
 import { RESOURCE_GROUP_DESCRIPTIONS, RESOURCE_GROUPS } from './common/operations.js';
 import { API_VERSION, contract, OPERATION_NAMES } from './contract.js';
 import { CONDITIONAL_COMPONENTS } from './openapi-conditional.js';
-import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './openapi-examples.js';
+import { OPERATION_EXAMPLES } from './openapi-examples.js';
 import { operation } from './openapi-operations.js';
-import { buildComponents, reachable, simplifyInputNames, toSchema } from './openapi-schemas.js';
+import { buildComponents, reachable, simplifyInputNames } from './openapi-schemas.js';
 import type { Json, JsonObject } from './openapi-types.js';
-import {
-  WEBHOOK_EVENT_TYPES,
-  WEBHOOK_HEADERS,
-  WebhookDeliveryBodySchema,
-} from './webhooks/events.schemas.js';
+import { webhookOperations } from './openapi-webhooks.js';
 
 /** Options of {@link generateOpenApi}. */
 export interface OpenApiOptions {
@@ -39,38 +35,12 @@ const DEFAULT_SERVERS: Json[] = [
   },
 ];
 
-/** Every header of a webhook delivery request: name, meaning, example. */
-const WEBHOOK_DELIVERY_HEADERS: Array<[string, string, string]> = [
-  [
-    WEBHOOK_HEADERS.signature,
-    '`sha256=` + hex HMAC-SHA256 of the raw body, keyed by the whole signing secret as UTF-8 (GitHub style). During a rotation overlap it is made with the previous secret.',
-    'sha256=3f1c…',
-  ],
-  [
-    WEBHOOK_HEADERS.timestamp,
-    'Signing time, Unix milliseconds. Refuse deliveries far from your clock.',
-    '1764000000000',
-  ],
-  [WEBHOOK_HEADERS.eventId, "The event id, equal to the body's eventId: deduplicate on it.", 'evt_01jb…'],
-  [WEBHOOK_HEADERS.standardId, 'Standard Webhooks message id (the event id).', 'evt_01jb…'],
-  [WEBHOOK_HEADERS.standardTimestamp, 'Standard Webhooks signing time, Unix seconds.', '1764000000'],
-  [
-    WEBHOOK_HEADERS.standardSignature,
-    'Standard Webhooks signatures: space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>`, one per live secret (two during a rotation overlap), keyed by the base64-decoded part of the secret after `whsec_`.',
-    'v1,K5oZfz…',
-  ],
-];
-
 /**
  * JSON Schema dialect of every schema in the document: draft 2020-12, what Zod writes. (The OAS base
  * dialect adds keywords no schema here uses, and validators that do not know it, Prism among them,
  * then skip every schema without a word.)
  */
 const JSON_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-
-/** A webhook's operationId, camelCase like the API's: `page.version.created` -> `webhookPageVersionCreated`. */
-const webhookOperationId = (type: string) =>
-  `webhook${type.replace(/(?:^|[._])([a-z])/g, (_match, letter: string) => letter.toUpperCase())}`;
 
 /** Marker written into the generated document (JSON has no comments). */
 export const OPENAPI_GENERATED_NOTE =
@@ -98,36 +68,7 @@ export function generateOpenApi(options: OpenApiOptions = {}): JsonObject {
       Object.entries(item).sort(([a], [b]) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)),
     );
   }
-  const webhooks: Record<string, JsonObject> = {};
-  for (const type of WEBHOOK_EVENT_TYPES) {
-    webhooks[type] = {
-      post: {
-        operationId: webhookOperationId(type),
-        summary: `${type} event delivery`,
-        description:
-          'Delivered to subscribed URLs. Verify X-Webhook-Signature-256 (sha256= HMAC of the raw body) or the Standard Webhooks headers, and deduplicate on eventId.',
-        tags: ['Webhook Subscriptions'],
-        security: [],
-        parameters: WEBHOOK_DELIVERY_HEADERS.map(([name, description, example]) => ({
-          name,
-          in: 'header',
-          required: true,
-          description,
-          schema: { type: 'string', examples: [example] },
-        })),
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: toSchema(WebhookDeliveryBodySchema, 'output', inputOnly),
-              example: WEBHOOK_EXAMPLES[type] as Json,
-            },
-          },
-        },
-        responses: { '200': { description: 'Any 2xx acknowledges the delivery.' } },
-      },
-    };
-  }
+  const webhooks = webhookOperations(inputOnly);
   const used = reachable({ paths, webhooks } as JsonObject, schemas);
   return simplifyInputNames({
     openapi: '3.1.0',
