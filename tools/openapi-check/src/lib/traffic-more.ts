@@ -1,6 +1,6 @@
 import type { Call, Recorder } from './exchanges.js';
 import type { Keys } from './processes.js';
-import { type Canonical, str } from './traffic.js';
+import { type Canonical, str } from './traffic-call.js';
 
 type Json = Record<string, unknown>;
 
