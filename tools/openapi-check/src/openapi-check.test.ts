@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractTest, NOT_EXAMPLE_DRIVEN, prepareContractTest } from './lib/contract-test.js';
+import { type Check, startCheck, stopCheck } from './lib/check-setup.js';
+import { NOT_EXAMPLE_DRIVEN } from './lib/contract-test.js';
+import { missingAfter, serverProblems } from './lib/diagnostics.js';
 import { recordExamples, shapeDifferences } from './lib/examples.js';
 import {
   committedExamples,
@@ -13,14 +12,12 @@ import {
   writeExamples,
 } from './lib/examples-file.js';
 import { Recorder } from './lib/exchanges.js';
-import { generateAndCompile } from './lib/generated-client.js';
-import { generateAndCompileFetch } from './lib/openapi-fetch-client.js';
-import { type ApiServer, freePort, type Running, startPrism, startServer } from './lib/processes.js';
+import { inParallel } from './lib/in-parallel.js';
+import { spendWindow } from './lib/rate-window.js';
 import { driveSuccess } from './lib/traffic.js';
 import type { Canonical } from './lib/traffic-call.js';
-import { ASSET_MAX_BYTES, errorCalls, idempotencyConflict } from './lib/traffic-errors.js';
+import { errorCalls, idempotencyConflict } from './lib/traffic-errors.js';
 import { driveAssets, driveDeliveries } from './lib/traffic-more.js';
-import { startUpstream, type Upstream } from './lib/upstream.js';
 
 /** The committed document, exactly as the package ships it. */
 const DOCUMENT = createRequire(import.meta.url).resolve('@customer-api/contract/openapi.json');
@@ -34,13 +31,6 @@ const WRITE_EXAMPLES = process.env.OPENAPI_EXAMPLES === 'write';
 
 const OPERATIONS = Object.values(committed.paths).flatMap((item) => Object.values(item));
 const EVENT_TYPES = Object.keys(committed.webhooks);
-/** Per-key window: above what the owner key sends before its window is spent on purpose. */
-const RATE_LIMIT = 1000;
-/**
- * A window (from a key's first request) longer than the whole check: a 60 s window could end
- * between spending it and the 429 phase on a loaded machine, and the 429s would then be 200s.
- */
-const RATE_LIMIT_WINDOW_MS = 30 * 60_000;
 /** Statuses no request provokes from a healthy server: they need a failing database or a bug. */
 const FAILURE_STATUSES = new Set([500, 503]);
 /**
@@ -67,147 +57,22 @@ const LOAD_ONLY = new Set(['downloadAssetContent 429', 'downloadAssetPreview 429
 const badRequestReachable = (op: Operation) =>
   (op.parameters ?? []).some((p) => p.in === 'query') || op.operationId.startsWith('putAsset');
 
-/**
- * Spends the key's window directly at the server, so every later call with it is 429: eight at a
- * time (more would meet the tenant's share of database connections, another 429), on a request
- * the server refuses without reading anything (400: `limit=0`).
- */
-async function spendWindow(url: string, apiKey: string): Promise<void> {
-  let left = RATE_LIMIT;
-  const worker = async () => {
-    for (; left > 0; left -= 1) {
-      await (await fetch(`${url}/v0/topics?limit=0`, { headers: { 'x-api-key': apiKey } })).arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: 8 }, worker));
-}
-
 /** How long the deliveries of every event type may take to arrive: the server retries for ~30 s. */
 const WEBHOOKS_WAIT_MS = 150_000;
-
-/**
- * Rejects after `ms`, naming the event types no delivery of which has arrived, with what the
- * server's delivery log says of each subscription's attempts (read directly, not through Prism).
- */
-async function missingAfter(ms: number, subs: string[]): Promise<never> {
-  await new Promise((resolve) => setTimeout(resolve, ms).unref());
-  const missing = EVENT_TYPES.filter((type) => !upstream.received.includes(type));
-  const logs = await Promise.all(
-    subs.map(async (sub) => {
-      const res = await fetch(`${server.url}/v0/webhook_subscriptions/${sub}/deliveries`, {
-        headers: { 'x-api-key': server.keys.owner },
-      });
-      return `${sub}: ${res.status} ${await res.text()}`;
-    }),
-  );
-  throw new Error(
-    `no delivery after ${ms} ms of: ${missing.join(', ')}; deliveries:\n${logs.join('\n')}\nserver log:\n${serverProblems()}`,
-  );
-}
-
-/**
- * The server's log lines at warn level and above (pino's JSON lines), then Prism's error lines: a
- * request Prism could not forward (the server unreachable, the connection reset) is Prism's 500.
- */
-function serverProblems(): string {
-  const serverLines = server
-    .output()
-    .split('\n')
-    .filter((line) => /"level":(40|50|60)/.test(line));
-  const prismLines = proxy
-    .output()
-    .split('\n')
-    .filter((line) => /\berror\b|✖/i.test(line) && !/\/hooks\//.test(line));
-  return [...serverLines, '[prism]', ...prismLines].join('\n');
-}
 
 /** A write whose first response is kept for its `Idempotency-Key`: the key reused elsewhere is 409. */
 const keepsIdempotencyKey = (op: Operation | undefined) =>
   (op?.parameters ?? []).some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
 
-/** Runs the tasks, at most `width` at a time. */
-async function inParallel(tasks: Array<() => Promise<unknown>>, width: number): Promise<void> {
-  const queue = [...tasks];
-  const worker = async () => {
-    for (let task = queue.shift(); task; task = queue.shift()) await task();
-  };
-  await Promise.all(Array.from({ length: width }, worker));
-}
-
-let dir: string;
-let server: ApiServer;
-let proxy: Running;
-let upstream: Upstream;
-let generated: ReturnType<typeof generateAndCompile>;
-let fetchClient: ReturnType<typeof generateAndCompileFetch>;
-let contractTest: Promise<ContractTest>;
-
-beforeAll(async () => {
-  const started = performance.now();
-  dir = await mkdtemp(join(tmpdir(), 'openapi-check-'));
-  // The client is generated and compiled while the server and the proxy start.
-  generated = generateAndCompile(DOCUMENT, join(dir, 'generated'));
-  fetchClient = generateAndCompileFetch(DOCUMENT, join(dir, 'openapi-fetch'));
-  contractTest = prepareContractTest(DOCUMENT, dir);
-  // Prism validates paths: the webhooks are added as paths /hooks/<type>, each its webhook's
-  // operation unchanged (headers, body, response); the API's paths stay as committed.
-  const document = join(dir, 'openapi-with-hooks.json');
-  const hooks = Object.entries(committed.webhooks).map(([type, item]) => [`/hooks/${type}`, item]);
-  await writeFile(
-    document,
-    JSON.stringify({ ...committed, paths: { ...committed.paths, ...Object.fromEntries(hooks) } }),
-  );
-  const [serverPort, proxyPort] = [await freePort(), await freePort()];
-  upstream = await startUpstream(`http://127.0.0.1:${serverPort}`);
-  const env = {
-    RATE_LIMIT_MAX: String(RATE_LIMIT),
-    RATE_LIMIT_WINDOW_MS: String(RATE_LIMIT_WINDOW_MS),
-    ASSET_MAX_BYTES: String(ASSET_MAX_BYTES),
-    WEBHOOKS_ALLOW_INSECURE: '1',
-    // A delivery that fails on a loaded machine (Prism slow to answer) is tried again within
-    // seconds, not after the production schedule's 5 minutes, which outlast the test.
-    WEBHOOKS_RETRY_SCHEDULE: '1,1,2,2,5,5,10',
-    WEBHOOKS_TIMEOUT_MS: '30000',
-  };
-  const ready: string[] = [];
-  const timed = async <T>(name: string, work: Promise<T>) => {
-    const value = await work;
-    ready.push(`${name} ${Math.round(performance.now() - started)} ms`);
-    return value;
-  };
-  [server, proxy] = await Promise.all([
-    timed(
-      'server and keys',
-      startServer({ port: serverPort, baseUrl: `http://127.0.0.1:${proxyPort}`, env }),
-    ),
-    timed('prism', startPrism(document, upstream.url, proxyPort)),
-    // A failed generation is the client test's failure, not the setup's.
-    timed(
-      'generated client',
-      generated.catch(() => undefined),
-    ),
-    timed(
-      'openapi-typescript types',
-      fetchClient.catch(() => undefined),
-    ),
-    timed(
-      'portman collection',
-      contractTest.catch(() => undefined),
-    ),
-  ]);
-  console.info(`[openapi-check] ready: ${ready.join(', ')}`);
-});
-
-afterAll(async () => {
-  await Promise.all([server?.stop(), proxy?.stop(), upstream?.close()]);
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const check = {} as Check;
+beforeAll(() => startCheck(check, DOCUMENT, committed));
+afterAll(() => stopCheck(check));
 
 describe('the committed openapi.json, checked by tools nobody on the team wrote', () => {
   it('a client generated by @hey-api/openapi-ts passes `tsc --strict` and calls the real server', async () => {
-    const client = await generated;
+    const client = await check.generated;
     expect(client.typeErrors).toBe('');
-    expect(await client.calls(server.url, server.keys.owner)).toEqual({
+    expect(await client.calls(check.server.url, check.server.keys.owner)).toEqual({
       statuses: [201, 200, 200],
       sameTitle: true,
       listed: 1,
@@ -215,9 +80,9 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
   });
 
   it('types generated by openapi-typescript, called through openapi-fetch, pass `tsc --strict` and call the real server', async () => {
-    const client = await fetchClient;
+    const client = await check.fetchClient;
     expect(client.typeErrors).toBe('');
-    expect(await client.calls(server.url, server.keys.owner)).toEqual({
+    expect(await client.calls(check.server.url, check.server.keys.owner)).toEqual({
       statuses: [201, 200, 200, 201, 200, 200],
       sameTitle: true,
       listed: 1,
@@ -227,8 +92,8 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
   });
 
   it('an example-driven contract test (Portman, run by Newman) passes against the real server', async () => {
-    const test = await contractTest;
-    const result = await test.run(server.url, server.keys.owner);
+    const test = await check.contractTest;
+    const result = await test.run(check.server.url, check.server.keys.owner);
     console.info(
       `[openapi-check] contract test: ${result.requests.length} requests, ${result.failures.length} failed assertions; portman ${test.portmanMs} ms, newman ${result.newmanMs} ms`,
     );
@@ -238,6 +103,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
   });
 
   it('every operation and webhook: the traffic through `prism proxy --errors` has no violation', async () => {
+    const { server, proxy, upstream } = check;
     const rec = new Recorder(proxy.url);
     const phases: string[] = [];
     let mark = performance.now();
@@ -268,7 +134,12 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     await Promise.race([
       upstream.waitFor(EVENT_TYPES),
       refused,
-      missingAfter(WEBHOOKS_WAIT_MS, [...subs, ...watchers]),
+      missingAfter(WEBHOOKS_WAIT_MS, [...subs, ...watchers], {
+        server,
+        proxy,
+        upstream,
+        eventTypes: EVENT_TYPES,
+      }),
     ]);
     phase('webhooks');
     await driveDeliveries(rec, server.keys, canonical, subs, since);
@@ -306,7 +177,7 @@ describe('the committed openapi.json, checked by tools nobody on the team wrote'
     phase('429s');
     const failures = rec.failures();
     // A status the check did not expect: what the server logged at warn and above says why.
-    if (failures.length > 0) console.error(`[openapi-check] server log:\n${serverProblems()}`);
+    if (failures.length > 0) console.error(`[openapi-check] server log:\n${serverProblems(server, proxy)}`);
     expect(failures, JSON.stringify(failures, null, 2)).toEqual([]);
     const coverage = rec.coverage();
     const missing = OPERATIONS.flatMap((op) =>
