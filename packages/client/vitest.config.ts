@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /** Files that replace a module with `vi.mock`: a mock needs the file's own module graph. */
-const MOCKING = ['src/core/retry.test.ts', 'src/core/request-edges.test.ts'];
+const MOCKING = [
+  'src/core/retry.test.ts',
+  'src/core/timeouts-abort.test.ts',
+  'src/core/request-edges.test.ts',
+];
 
 export default defineConfig({
   test: {
