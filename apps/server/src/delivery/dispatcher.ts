@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { Agent, type Dispatcher as Dispatcher_ } from 'undici';
 import { shardsByTenant } from '../db/distribute.js';
 import { ClaimQueue } from './claim-queue.js';
-import { type DeliverDeps, deliverOne } from './deliver.js';
 import type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 import { type FanOutOptions, fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH, FanOutRunner } from './fan-out-runner.js';
 import { HAND_OVER_BATCH, type HandedOver, handOver } from './hand-over.js';
-import { type Claimed, type LeaseRequest, leaseDueWithTargets, releaseLeases } from './lease.repo.js';
+import { type Claimed, type LeaseRequest, leaseDueWithTargets } from './lease.repo.js';
+import { LeaseReturns } from './lease-returns.js';
 import { RetentionSweeper } from './retention.js';
+import { SendSlots } from './send-slots.js';
 import { guardedConnector } from './ssrf-guard.js';
 import { type Leaving, SuccessRecorder } from './success-batch.js';
 import { TenantClaims } from './tenant-claims.js';
@@ -41,31 +42,19 @@ class Dispatcher implements WebhookDispatcher {
   readonly #tenantCap: number;
   /** Free room worth a claim: a quarter of the slots at least (fewer queries under load). */
   readonly #refill: number;
-  /**
-   * Least lease left for a waiting attempt to be sent: the send timeout and half the lease's
-   * margin past it, so that its outcome is recorded well before another dispatcher may take it.
-   */
-  readonly #minLeaseLeftMs: number;
   readonly #pollMs: number;
   readonly #leaseMs: number;
   readonly #log: DispatcherLog;
   readonly #agent: Dispatcher_;
   readonly #ownAgent: boolean;
-  readonly #deliverDeps: DeliverDeps;
   readonly #successes: SuccessRecorder;
   /** A claim is under way (the loop's or one riding with a batch of successes): one at a time. */
   #claiming = false;
-  /** Leases given back outside the loop (claims that came back while stopping): a stop waits for them. */
-  readonly #releasing = new Set<Promise<void>>();
+  readonly #leases: LeaseReturns;
   readonly #killSwitch = new AbortController();
-  /** Attempts under way, each until its outcome is recorded. */
-  readonly #inFlight = new Set<Promise<void>>();
-  /** HTTP exchanges open: the slots in use. */
-  #sending = 0;
+  readonly #slots: SendSlots;
   /** Attempts leased to this dispatcher, waiting or being sent: the shares claims and sends respect. */
   readonly #queue: ClaimQueue;
-  /** Sends started, ever (runOnce's answer). */
-  #launched = 0;
   readonly #fanOuts: FanOutRunner;
   /** The claims of a dispatcher on a database sharded by tenant (`byTenant`), else undefined. */
   #tenantClaims: TenantClaims | undefined;
@@ -118,10 +107,10 @@ class Dispatcher implements WebhookDispatcher {
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#leaseMs = options.webhooks.leaseMs;
     const { timeoutMs } = options.webhooks;
-    this.#minLeaseLeftMs = timeoutMs + Math.max(0, this.#leaseMs - timeoutMs) / 2;
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);
+    this.#leases = new LeaseReturns(options.db, this.#token, this.#log);
     // Under load, claims ride with the successes' statements (one round trip and one commit for
     // both); the loop claims when no batch is under way to carry one (idle, or only failures).
     this.#fanOutOptions = { madeFor: (tenantIds) => this.#tenantClaims?.learn(tenantIds) };
@@ -133,13 +122,6 @@ class Dispatcher implements WebhookDispatcher {
       },
       { byTenant: () => this.#tenantClaims !== undefined },
     );
-    this.#deliverDeps = {
-      ...options,
-      agent: this.#agent,
-      abort: this.#killSwitch.signal,
-      log: this.#log,
-      successes: this.#successes,
-    };
     this.#retention = new RetentionSweeper({
       db: options.db,
       clock: options.clock,
@@ -150,8 +132,8 @@ class Dispatcher implements WebhookDispatcher {
       db: options.db,
       token: this.#token,
       clock: options.clock,
-      admit: (claimed) => this.#admit(claimed),
-      giveBack: (claimed) => this.#release(claimed),
+      admit: (claimed) => this.#slots.admit(claimed),
+      giveBack: (claimed) => this.#leases.release(claimed),
       dueAgain: (at) =>
         this.#wakeUp.signalIn(at.getTime() - options.clock().getTime(), () => this.#claimFound(false)),
       warn: (err, attempts) =>
@@ -164,6 +146,29 @@ class Dispatcher implements WebhookDispatcher {
       fanOut: this.#fanOutOptions,
       onAttempts: () => this.#attemptsAdded(),
       running: () => this.#running,
+    });
+    this.#slots = new SendSlots({
+      concurrency: this.#concurrency,
+      // The send timeout and half the lease's margin past it, so that its outcome is recorded well
+      // before another dispatcher may take it.
+      minLeaseLeftMs: timeoutMs + Math.max(0, this.#leaseMs - timeoutMs) / 2,
+      clock: options.clock,
+      token: this.#token,
+      queue: this.#queue,
+      deliver: {
+        ...options,
+        agent: this.#agent,
+        abort: this.#killSwitch.signal,
+        log: this.#log,
+        successes: this.#successes,
+      },
+      log: this.#log,
+      pass: (claimed) => this.#throttles.pass(claimed),
+      closing: () => this.#closing !== undefined,
+      killed: () => this.#killSwitch.signal.aborted,
+      release: (claimed) => this.#leases.release(claimed),
+      releaseLater: (claimed) => this.#leases.releaseLater(claimed),
+      freed: () => this.#slotFreed(),
     });
   }
 
@@ -202,15 +207,15 @@ class Dispatcher implements WebhookDispatcher {
     this.#tenantClaims?.rediscover();
     // Attempts that fall due while this runs (retries) are left for the next run.
     const dueBy = this.#options.clock();
-    const launched = this.#launched;
+    const launched = this.#slots.launched;
     while (!this.#closing) {
       const rows = await this.#claim(this.#queue.room(), dueBy);
-      this.#enqueue(rows);
-      if (this.#inFlight.size === 0) break;
+      this.#slots.enqueue(rows);
+      if (this.#slots.idle) break;
       // Full, or every tenant with due attempts is at its share: wait for a slot to free up.
-      if (rows.length === 0 || this.#queue.room() <= 0) await Promise.race(this.#inFlight);
+      if (rows.length === 0 || this.#queue.room() <= 0) await this.#slots.oneSettled();
     }
-    return this.#launched - launched;
+    return this.#slots.launched - launched;
   }
 
   /** Ends a run: a stop gives back the leases of attempts claimed ahead, a kill leaves them to run out. */
@@ -223,9 +228,9 @@ class Dispatcher implements WebhookDispatcher {
     await this.#retention.stop();
     await this.#fanOuts.settled();
     const waiting = this.#queue.dropWaiting();
-    if (release) await this.#release(waiting);
-    await Promise.allSettled([...this.#inFlight]);
-    await Promise.allSettled([...this.#releasing]);
+    if (release) await this.#leases.release(waiting);
+    await this.#slots.settled();
+    await this.#leases.settled();
     if (this.#ownAgent) await closeAgent();
   }
 
@@ -275,7 +280,7 @@ class Dispatcher implements WebhookDispatcher {
             // Fewer than asked for: everything claimable within the shares was claimed, so another
             // claim is worth it only after an event arrives, a fan-out added attempts or (when a
             // tenant's share held it back) a slot frees up: each wakes the loop.
-            const taken = this.#enqueue(await this.#claim(free));
+            const taken = this.#slots.enqueue(await this.#claim(free));
             short = taken < free;
             this.#claimFound(this.#tookNothing(taken));
           }
@@ -324,8 +329,8 @@ class Dispatcher implements WebhookDispatcher {
         this.#options.observer?.claimed(handed.claimed.length);
         // All taken: still nothing else due. Some left unleased: claims are worth making.
         this.#claimFound(handed.attempts === handed.claimed.length);
-        if (!this.#closing) this.#enqueue(handed.claimed);
-        else await this.#release(handed.claimed);
+        if (!this.#closing) this.#slots.enqueue(handed.claimed);
+        else await this.#leases.release(handed.claimed);
       }
       return handed;
     } finally {
@@ -413,94 +418,9 @@ class Dispatcher implements WebhookDispatcher {
     if (claimed) {
       this.#claimFound(this.#tookNothing(claimed.length));
       this.#options.observer?.claimed(claimed.length);
-      this.#enqueue(claimed);
+      this.#slots.enqueue(claimed);
     }
     // The loop left its own claim to this one; it looks again unless nothing was due.
     if (!this.#exhausted || !claimed) this.#wakeUp.signal();
-  }
-
-  /**
-   * Holds claimed attempts and starts the sends there are slots for; returns how many it took.
-   * Attempts of throttled subscriptions wait for their turn first (counted in flight meanwhile).
-   */
-  #enqueue(claimed: Claimed[]): number {
-    const { now, turns } = this.#throttles.pass(claimed);
-    this.#admit(now);
-    if (turns) {
-      this.#inFlight.add(turns);
-      void turns.finally(() => this.#inFlight.delete(turns));
-    }
-    return claimed.length;
-  }
-
-  /** Queues attempts to send and starts what there are slots for; gives them back while stopping. */
-  #admit(claimed: Claimed[]): void {
-    if (claimed.length === 0) return;
-    if (this.#closing) {
-      // A stop gives the leases back (and waits for it); a kill leaves them to run out.
-      if (!this.#killSwitch.signal.aborted) {
-        const released = this.#release(claimed);
-        this.#releasing.add(released);
-        void released.finally(() => this.#releasing.delete(released));
-      }
-      return;
-    }
-    this.#queue.add(claimed);
-    this.#pump();
-  }
-
-  /**
-   * Starts waiting attempts while slots are free, within the tenants' shares. Nothing new starts
-   * once the dispatcher is stopping. An attempt that waited so long that its lease could run out
-   * during the send is given back unsent (another claim takes it again).
-   */
-  #pump(): void {
-    if (this.#closing) return;
-    const stale = this.#queue.dropWaiting(this.#options.clock().getTime() + this.#minLeaseLeftMs);
-    if (stale.length > 0) void this.#release(stale);
-    while (this.#sending < this.#concurrency) {
-      const next = this.#queue.next();
-      if (!next) break;
-      this.#launch(next);
-    }
-  }
-
-  /**
-   * Sends one attempt. It holds its slot while the request is open and its lease (and its place in
-   * the queue's capacity) until its outcome is recorded: recording overlaps the next sends, and
-   * still, an attempt counts only once recorded.
-   */
-  #launch({ row, target }: Claimed): void {
-    this.#launched += 1;
-    this.#sending += 1;
-    let open = true;
-    const sent = () => {
-      if (!open) return;
-      open = false;
-      this.#sending -= 1;
-      this.#queue.sent(row);
-      this.#pump();
-      this.#slotFreed();
-    };
-    const task = deliverOne(this.#deliverDeps, row, this.#token, target, sent).catch((err: unknown) => {
-      if (!this.#killSwitch.signal.aborted) {
-        this.#log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
-      }
-    });
-    this.#inFlight.add(task);
-    void task.finally(() => {
-      this.#inFlight.delete(task);
-      sent();
-      this.#queue.settled(row);
-      this.#slotFreed();
-    });
-  }
-
-  /** Gives back leases of attempts this dispatcher will not send; they run out if this fails. */
-  async #release(claimed: Claimed[]): Promise<void> {
-    const rows = claimed.map((c) => c.row);
-    await releaseLeases(this.#options.db, rows, this.#token).catch((err: unknown) => {
-      this.#log.warn({ err, attempts: rows.length }, 'webhook leases not released; they run out instead');
-    });
   }
 }
