@@ -6,7 +6,7 @@ import { lineCount, MAX_LINES, overLimit, typeScriptSources } from './test/file-
  * Hand-written files still over the limit, each waiting for its split (issue 48). A file leaves the
  * list when it is split: the second test fails until it does, so the list only shrinks.
  */
-const NOT_YET_SPLIT = ['delivery/dispatcher.ts'];
+const NOT_YET_SPLIT: string[] = [];
 
 const byPath = (entry: string) => entry.replace(/ \(\d+ lines\)$/, '');
 
