@@ -1,10 +1,10 @@
-import type { Dispatcher as Dispatcher_ } from 'undici';
+import { Agent, type Dispatcher as Dispatcher_ } from 'undici';
 import type { Config } from '../config.js';
 import type { Db } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import type { SecretBox } from '../secrets/secret-box.js';
-import type { Resolver } from './ssrf-guard.js';
+import { guardedConnector, type Resolver } from './ssrf-guard.js';
 import type { DeliveryObserver, DispatcherLog } from './types.js';
 
 /** Log methods the dispatcher uses (a pino or Fastify logger fits). */
@@ -74,4 +74,19 @@ export interface WebhookDispatcher {
    * dispatcher, and waits for them: for tests and benchmarks. Returns the attempts sent.
    */
   runOnce(): Promise<number>;
+}
+
+/** The log of a dispatcher given none: says nothing. */
+export const noopLog: DispatcherLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The HTTP agent of a dispatcher given none: pooled, behind the SSRF guard. */
+export function defaultAgent(options: DispatcherOptions): Agent {
+  return new Agent({
+    connect: guardedConnector({
+      allowInsecure: options.webhooks.allowInsecure,
+      timeoutMs: options.webhooks.timeoutMs,
+      ...(options.resolve ? { resolve: options.resolve } : {}),
+    }),
+    keepAliveTimeout: 4_000,
+  });
 }

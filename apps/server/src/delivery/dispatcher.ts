@@ -1,37 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { Agent, type Dispatcher as Dispatcher_ } from 'undici';
+import type { Dispatcher as Dispatcher_ } from 'undici';
 import { ClaimQueue } from './claim-queue.js';
 import { ClaimStep } from './claim-step.js';
-import type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
+import {
+  type DispatcherLog,
+  type DispatcherOptions,
+  defaultAgent,
+  noopLog,
+  type WebhookDispatcher,
+} from './dispatcher-options.js';
 import { fanOut } from './fan-out.js';
 import { FAN_OUT_BATCH } from './fan-out-runner.js';
-import type { Claimed } from './lease.repo.js';
 import { LeaseReturns } from './lease-returns.js';
 import { RetentionSweeper } from './retention.js';
 import { SendSlots } from './send-slots.js';
-import { guardedConnector } from './ssrf-guard.js';
 import { SuccessRecorder } from './success-batch.js';
 import { ThrottleGate } from './throttle.js';
 import { WakeUp } from './wake-up.js';
 
 export type { DispatcherLog, DispatcherOptions, WebhookDispatcher } from './dispatcher-options.js';
 
-const noopLog: DispatcherLog = { info: () => {}, warn: () => {}, error: () => {} };
-
 /** Creates a dispatcher (not started). */
 export function createDispatcher(options: DispatcherOptions): WebhookDispatcher {
   return new Dispatcher(options);
-}
-
-function defaultAgent(options: DispatcherOptions): Agent {
-  return new Agent({
-    connect: guardedConnector({
-      allowInsecure: options.webhooks.allowInsecure,
-      timeoutMs: options.webhooks.timeoutMs,
-      ...(options.resolve ? { resolve: options.resolve } : {}),
-    }),
-    keepAliveTimeout: 4_000,
-  });
 }
 
 /**
@@ -85,29 +76,11 @@ class Dispatcher implements WebhookDispatcher {
     });
     this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
-    const { leaseMs, timeoutMs } = options.webhooks;
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
     this.#agent = options.agent ?? defaultAgent(options);
     this.#leases = new LeaseReturns(options.db, this.#token, this.#log);
-    const closing = () => this.#closing !== undefined;
-    const release = (claimed: Claimed[]) => this.#leases.release(claimed);
-    this.#claims = new ClaimStep({
-      options,
-      log: this.#log,
-      token: this.#token,
-      leaseMs,
-      tenantCap: this.#tenantCap,
-      refill: this.#refill,
-      pollMs: this.#pollMs,
-      queue: this.#queue,
-      running: () => this.#running,
-      closing,
-      successesBusy: () => this.#successes.busy,
-      enqueue: (claimed) => this.#slots.enqueue(claimed),
-      release,
-      wake: () => this.#wakeUp.signal(),
-    });
+    this.#claims = this.#claimStep();
     // Under load, claims ride with the successes' statements (one round trip and one commit for
     // both); the loop claims when no batch is under way to carry one (idle, or only failures).
     this.#successes = new SuccessRecorder(
@@ -124,27 +97,59 @@ class Dispatcher implements WebhookDispatcher {
       retentionDays: options.webhooks.retentionDays,
       log: this.#log,
     });
-    this.#throttles = new ThrottleGate({
-      db: options.db,
+    this.#throttles = this.#throttleGate();
+    this.#slots = this.#sendSlots();
+  }
+
+  /** The claim step, handing what it claims to the sending slots. */
+  #claimStep(): ClaimStep {
+    return new ClaimStep({
+      options: this.#options,
+      log: this.#log,
       token: this.#token,
-      clock: options.clock,
+      leaseMs: this.#options.webhooks.leaseMs,
+      tenantCap: this.#tenantCap,
+      refill: this.#refill,
+      pollMs: this.#pollMs,
+      queue: this.#queue,
+      running: () => this.#running,
+      closing: () => this.#closing !== undefined,
+      successesBusy: () => this.#successes.busy,
+      enqueue: (claimed) => this.#slots.enqueue(claimed),
+      release: (claimed) => this.#leases.release(claimed),
+      wake: () => this.#wakeUp.signal(),
+    });
+  }
+
+  /** The door of claimed attempts: throttled ones wait for their turn before the sending slots. */
+  #throttleGate(): ThrottleGate {
+    const { db, clock } = this.#options;
+    return new ThrottleGate({
+      db,
+      token: this.#token,
+      clock,
       admit: (claimed) => this.#slots.admit(claimed),
-      giveBack: release,
+      giveBack: (claimed) => this.#leases.release(claimed),
       dueAgain: (at) =>
-        this.#wakeUp.signalIn(at.getTime() - options.clock().getTime(), () => this.#claims.found(false)),
+        this.#wakeUp.signalIn(at.getTime() - clock().getTime(), () => this.#claims.found(false)),
       warn: (err, attempts) =>
         this.#log.warn({ err, attempts }, 'webhook throttle turn failed; leases given back'),
     });
-    this.#slots = new SendSlots({
+  }
+
+  /** The sending slots, recording outcomes through the success recorder. */
+  #sendSlots(): SendSlots {
+    const { leaseMs, timeoutMs } = this.#options.webhooks;
+    return new SendSlots({
       concurrency: this.#concurrency,
       // The send timeout and half the lease's margin past it, so that its outcome is recorded well
       // before another dispatcher may take it.
       minLeaseLeftMs: timeoutMs + Math.max(0, leaseMs - timeoutMs) / 2,
-      clock: options.clock,
+      clock: this.#options.clock,
       token: this.#token,
       queue: this.#queue,
       deliver: {
-        ...options,
+        ...this.#options,
         agent: this.#agent,
         abort: this.#killSwitch.signal,
         log: this.#log,
@@ -152,9 +157,9 @@ class Dispatcher implements WebhookDispatcher {
       },
       log: this.#log,
       pass: (claimed) => this.#throttles.pass(claimed),
-      closing,
+      closing: () => this.#closing !== undefined,
       killed: () => this.#killSwitch.signal.aborted,
-      release,
+      release: (claimed) => this.#leases.release(claimed),
       releaseLater: (claimed) => this.#leases.releaseLater(claimed),
       freed: () => this.#claims.slotFreed(),
     });
