@@ -171,11 +171,23 @@ while the warm workers idle, and the planner's statistics taken with it (an \`AN
 the backlog's transaction). Before, the peers' job tables kept whatever statistics autovacuum
 last saw: the local-queue graphile-worker's fetch of 17 jobs scanned and sorted all 9,932
 available ones (4.4-4.7 ms, against 0.25-0.57 ms with the index scan it now gets), and which
-system paid changed from run to run (the 0.45-1.47 spread of 2026-11-27). Measured so, ours (one
-process) is 0.62 (0.38-0.79) × the local-queue graphile-worker at 10,000 events and two processes
+system paid changed from run to run (the 0.45-1.47 spread of 2026-11-27). Measured so, before the
+narrow queue (2026-12-07 00:32), ours (one process) was 0.62 (0.38-0.79) × the local-queue graphile-worker at 10,000 events and two processes
 0.67 (0.39-0.86); PostgreSQL CPU per delivery 135 against its 43 µs. A harness written outside the
 bench agrees (0.64 ×, 115 against 44 µs). The figures of 2026-11-27 below (0.94-1.11 ×) measured a
 peer slowed by stale statistics.
+
+**The narrow queue (2026-12-07 03:47, load 1.2 at the start).** Pending attempts now wait in
+\`webhook_delivery_queue\`, apart from the log
+([0240](decisions/0240-pending-attempts-wait-in-a-narrow-queue.md)). Ours (one process) 3,767
+deliveries/s at 10,000 events, 0.54 (0.49-0.57) × the local-queue graphile-worker, two processes
+0.55 (0.45-0.58); PostgreSQL CPU per delivery 193 against its 51 µs; commit-to-receipt p50 1.9
+against 1.5 ms, p99 3.4 against 3.5 (met). Against the run before it, on a machine that was slower
+by the peers' measure (plain undici 20,153 → 17,019 a second, the peer 8,545 → 7,340), ours fell
+further (5,282 → 3,767) and its PostgreSQL CPU per delivery rose from 135 to 193 µs while the
+peer's rose from 43 to 51: as built, writing an attempt into two tables and ending it with a delete
+and an update costs more than the heap-only update of the log saves. The backlog's RSS stayed
++23.5 % (target ±10 %).
 
 **The runs of 2026-11-27 (20:42 and 20:16), before the fair setup.** That evening's machine was slower and noisier than the afternoon's: plain undici POSTs 9,112 and 9,812
 a second at 10,000 events against 15,057 at 17:21. Within the rounds of 20:42 ours (1 process)
@@ -216,9 +228,9 @@ graphile-worker from 2,708 to 1,421 deliveries/s here.
 this evening's machine, 0.66 × on the afternoon's, where ours has stayed at 0.29-0.34 × through
 every change since the first runs (0.08) that moved PostgreSQL's share; on two shared cores the
 remaining difference is the fan-out, the shares of each claim and the delivery log, which the
-peer does not do. The next step for PostgreSQL's share is a table of pending attempts apart from
-the delivery log (a success would be a heap-only update of the log row and the delete of a narrow
-row), and the queue read's plan.`,
+peer does not do. The table of pending attempts apart from the delivery log is now built (above); its statements
+are next to profile with \`pg_stat_statements\` against the single-table figures of this
+paragraph, before the queue read's plan.`,
 
   mcp: `The MCP path is the same client call plus JSON-RPC framing over stdio and the tool's result
 formatting; it adds about a millisecond.
