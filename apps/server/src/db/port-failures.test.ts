@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toDomainError } from '../http/errors.js';
-import { bodyOf, createNotesDatabase, onPostgres } from '../test/port-notes.js';
-import type { TestDatabase } from '../test/test-database.js';
+import { bodyOf, onPostgres, useNotesDatabase } from '../test/port-notes.js';
 import { openDatabase } from './database.js';
 import { int, rowOf, sql, statement } from './sql.js';
 
 // The data-access port's specification on PostgreSQL (TEST_DATABASE_URL): how a statement the
 // server cancels or a connection it ends reaches a service.
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createNotesDatabase();
-}, 60_000);
-afterAll(async () => {
-  await testDb?.dispose();
-});
+const notes = useNotesDatabase();
 
 describe.skipIf(!onPostgres)('on PostgreSQL', () => {
   const sleep = statement({ name: 'port_test_sleep', sql: () => sql`SELECT pg_sleep(5)` });
@@ -25,7 +18,7 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
   });
 
   it('a statement past the statement timeout is cancelled: 503 saying why, and the handle goes on', async () => {
-    const database = await openDatabase({ databaseUrl: testDb.url, statementTimeoutMs: 200 });
+    const database = await openDatabase({ databaseUrl: notes.db.url, statementTimeoutMs: 200 });
     try {
       const failure = await database.db.run(sleep, {}).catch((err: unknown) => err);
       expect(failure).toMatchObject({ code: '57014' });
@@ -59,10 +52,10 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
     });
     const killed = (async () => {
       const pid = await pidKnown;
-      await testDb.database.db.run(terminate, { pid });
-      while ((await testDb.database.db.first(backendAlive, { pid }))?.alive) {}
+      await notes.db.database.db.run(terminate, { pid });
+      while ((await notes.db.database.db.first(backendAlive, { pid }))?.alive) {}
     })();
-    const failure = await testDb.database.db
+    const failure = await notes.db.database.db
       .transaction(async (tx) => {
         reportPid((await tx.first(backend, {}))?.pid ?? 0);
         await killed;
@@ -70,6 +63,6 @@ describe.skipIf(!onPostgres)('on PostgreSQL', () => {
       })
       .catch((err: unknown) => err);
     expect(toDomainError(failure).code).toBe('SERVICE_UNAVAILABLE');
-    await expect(testDb.database.ping()).resolves.toBeUndefined();
+    await expect(notes.db.database.ping()).resolves.toBeUndefined();
   });
 });

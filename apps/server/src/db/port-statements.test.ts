@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNote, bodyOf, createNotesDatabase, newId, onPostgres } from '../test/port-notes.js';
-import type { TestDatabase } from '../test/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { addNote, bodyOf, newId, onPostgres, useNotesDatabase } from '../test/port-notes.js';
 import { pages } from './schema/index.js';
 import { columns, int, json, jsonText, nullable, rowOf, sql, statement, text, timestamptz } from './sql.js';
 
 // The data-access port's specification, on the embedded database and, with TEST_DATABASE_URL, on
 // PostgreSQL: what a service can rely on when it runs a statement on a handle, outside a transaction.
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createNotesDatabase();
-}, 60_000);
-afterAll(async () => {
-  await testDb?.dispose();
-});
+const notes = useNotesDatabase();
 
 describe('a statement outside a transaction', () => {
   it('returns its rows under the keys it selects, typed as the schema reads them', async () => {
@@ -26,7 +19,7 @@ describe('a statement outside a transaction', () => {
         ${p.n}::int4 AS n, 9007199254740991::int8 AS big, ${p.none}::text AS none`,
     });
     const at = new Date('2026-11-27T10:11:12.345Z');
-    const row = await testDb.database.db.first(echo, { id: 'a', at, body: [{ x: 1 }], n: 7, none: null });
+    const row = await notes.db.database.db.first(echo, { id: 'a', at, body: [{ x: 1 }], n: 7, none: null });
     expect(row).toEqual({
       id: 'a',
       createdAt: at,
@@ -36,9 +29,9 @@ describe('a statement outside a transaction', () => {
       none: null,
     });
     // Twice: on PostgreSQL the second run reuses the statement prepared on the connection.
-    expect(await testDb.database.db.first(echo, { id: 'a', at, body: [{ x: 1 }], n: 7, none: null })).toEqual(
-      row,
-    );
+    expect(
+      await notes.db.database.db.first(echo, { id: 'a', at, body: [{ x: 1 }], n: 7, none: null }),
+    ).toEqual(row);
   });
 
   it('selects a table’s columns as its rows are typed (`columns`)', async () => {
@@ -46,26 +39,28 @@ describe('a statement outside a transaction', () => {
       name: 'port_test_page_columns',
       sql: () => sql`SELECT ${columns(pages)} FROM pages WHERE false`,
     });
-    expect(await testDb.database.db.all(emptyPage, {})).toEqual([]);
+    expect(await notes.db.database.db.all(emptyPage, {})).toEqual([]);
     expect(emptyPage.text).toContain('"page_context" AS "pageContext"');
   });
 
   it('counts the rows it wrote', async () => {
     const id = newId();
-    expect(await testDb.database.db.run(addNote, { id, body: 'b' })).toBe(1);
+    expect(await notes.db.database.db.run(addNote, { id, body: 'b' })).toBe(1);
     const none = statement({
       name: 'port_test_update_none',
       sql: () => sql`UPDATE port_notes SET body = body WHERE false`,
     });
-    expect(await testDb.database.db.run(none, {})).toBe(0);
+    expect(await notes.db.database.db.run(none, {})).toBe(0);
   });
 
   it('fails with the driver’s error (SQLSTATE and constraint), and the handle goes on', async () => {
     const id = newId();
-    await testDb.database.db.run(addNote, { id, body: 'first' });
-    const failure = await testDb.database.db.run(addNote, { id, body: 'again' }).catch((err: unknown) => err);
+    await notes.db.database.db.run(addNote, { id, body: 'first' });
+    const failure = await notes.db.database.db
+      .run(addNote, { id, body: 'again' })
+      .catch((err: unknown) => err);
     expect(failure).toMatchObject({ code: '23505', constraint: 'port_notes_pkey' });
-    expect(await bodyOf(testDb.database.db, id)).toBe('first');
+    expect(await bodyOf(notes.db.database.db, id)).toBe('first');
   });
 });
 
@@ -81,7 +76,7 @@ describe('JSON results as bytes (`json-bytes`)', () => {
   });
 
   it('give the text stored, byte for byte, and nothing a driver parsed', async () => {
-    const rows = await testDb.database.db.all(jsonValues, { value: stored });
+    const rows = await notes.db.database.db.all(jsonValues, { value: stored });
     expect(rows.map((row) => row.n)).toEqual([1, 2]);
     expect(rows[0]?.json?.toString()).toBe(stored);
     expect(rows[1]?.json).toBeNull();
@@ -91,8 +86,8 @@ describe('JSON results as bytes (`json-bytes`)', () => {
   });
 
   it('keep their bytes after the connection reads more', async () => {
-    const [first] = await testDb.database.db.all(jsonValues, { value: stored });
-    await testDb.database.db.all(jsonValues, { value: '"x"'.padEnd(100_000, ' ') });
+    const [first] = await notes.db.database.db.all(jsonValues, { value: stored });
+    await notes.db.database.db.all(jsonValues, { value: '"x"'.padEnd(100_000, ' ') });
     expect(first?.json?.toString()).toBe(stored);
   });
 
@@ -103,7 +98,7 @@ describe('JSON results as bytes (`json-bytes`)', () => {
       row: rowOf<{ json: Buffer | string }>(),
       format: 'json-bytes',
     });
-    const [row] = await testDb.database.db.all(jsonb, {});
+    const [row] = await notes.db.database.db.all(jsonb, {});
     expect(JSON.parse(row?.json.toString() ?? '')).toEqual({ a: [2], b: 1 });
   });
 });

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toDomainError } from '../http/errors.js';
-import { addNote, bodyOf, createNotesDatabase, newId, noteBody, onPostgres } from '../test/port-notes.js';
-import type { TestDatabase } from '../test/test-database.js';
+import { addNote, bodyOf, newId, noteBody, onPostgres, useNotesDatabase } from '../test/port-notes.js';
 import { TenantShare, TenantShareExceeded } from './tenant-share.js';
 
 // The data-access port's specification, on the embedded database and, with TEST_DATABASE_URL, on
 // PostgreSQL: what a tenant's handle guarantees the other tenants.
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createNotesDatabase();
-}, 60_000);
-afterAll(async () => {
-  await testDb?.dispose();
-});
+const notes = useNotesDatabase();
 
 describe('a tenant’s handle', () => {
   it('holds at most the tenant’s share: past it a statement waits, then is refused; others go on', async () => {
     const share = new TenantShare({ concurrency: 1, queueMs: 50 });
-    const tenantA = testDb.database.forTenant(share, 'tenant_a');
+    const tenantA = notes.db.database.forTenant(share, 'tenant_a');
     const id = newId();
     let finish: () => void = () => {};
     const open = new Promise<void>((resolve) => {
@@ -41,8 +34,8 @@ describe('a tenant’s handle', () => {
     if (onPostgres) {
       // Another tenant, and work of no tenant, use their own connections meanwhile. (PGlite has
       // one session: everyone's statements wait for the open transaction there.)
-      expect(await bodyOf(testDb.database.forTenant(share, 'tenant_b'), id)).toBeUndefined();
-      expect(await bodyOf(testDb.database.db, id)).toBeUndefined();
+      expect(await bodyOf(notes.db.database.forTenant(share, 'tenant_b'), id)).toBeUndefined();
+      expect(await bodyOf(notes.db.database.db, id)).toBeUndefined();
     }
     finish();
     await transaction;

@@ -1,46 +1,39 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addNote, bodyOf, createNotesDatabase, newId, noteBody } from '../test/port-notes.js';
-import type { TestDatabase } from '../test/test-database.js';
+import { describe, expect, it } from 'vitest';
+import { addNote, bodyOf, newId, noteBody, useNotesDatabase } from '../test/port-notes.js';
 import type { Handle } from './port.js';
 import { TenantShare } from './tenant-share.js';
 
 // The data-access port's specification, on the embedded database and, with TEST_DATABASE_URL, on
 // PostgreSQL: what a service can rely on when it runs statements in a transaction.
 
-let testDb: TestDatabase;
-beforeAll(async () => {
-  testDb = await createNotesDatabase();
-}, 60_000);
-afterAll(async () => {
-  await testDb?.dispose();
-});
+const notes = useNotesDatabase();
 
 describe('a transaction', () => {
   it('sees its own writes, and commits them when its body resolves', async () => {
     const id = newId();
-    const seen = await testDb.database.db.transaction(async (tx) => {
+    const seen = await notes.db.database.db.transaction(async (tx) => {
       await tx.run(addNote, { id, body: 'kept' });
       return bodyOf(tx, id);
     });
     expect(seen).toBe('kept');
-    expect(await bodyOf(testDb.database.db, id)).toBe('kept');
+    expect(await bodyOf(notes.db.database.db, id)).toBe('kept');
   });
 
   it('rolls everything back when its body throws, and passes the throw on', async () => {
     const id = newId();
-    const failure = await testDb.database.db
+    const failure = await notes.db.database.db
       .transaction(async (tx) => {
         await tx.run(addNote, { id, body: 'lost' });
         throw new Error('the body failed');
       })
       .catch((err: unknown) => err);
     expect(failure).toEqual(new Error('the body failed'));
-    expect(await bodyOf(testDb.database.db, id)).toBeUndefined();
+    expect(await bodyOf(notes.db.database.db, id)).toBeUndefined();
   });
 
   it('nested, is a savepoint: a failed one undoes only its own writes, the outer one commits', async () => {
     const [outer, inner, kept] = [newId(), newId(), newId()];
-    await testDb.database.db.transaction(async (tx) => {
+    await notes.db.database.db.transaction(async (tx) => {
       await tx.run(addNote, { id: outer, body: 'outer' });
       await tx
         .transaction(async (savepoint) => {
@@ -52,25 +45,25 @@ describe('a transaction', () => {
       expect(await bodyOf(tx, inner)).toBeUndefined();
       await tx.transaction((savepoint) => savepoint.run(addNote, { id: kept, body: 'kept' }));
     });
-    expect(await bodyOf(testDb.database.db, outer)).toBe('outer');
-    expect(await bodyOf(testDb.database.db, inner)).toBeUndefined();
-    expect(await bodyOf(testDb.database.db, kept)).toBe('kept');
+    expect(await bodyOf(notes.db.database.db, outer)).toBe('outer');
+    expect(await bodyOf(notes.db.database.db, inner)).toBeUndefined();
+    expect(await bodyOf(notes.db.database.db, kept)).toBe('kept');
   });
 
   it('nested, rolls back with the transaction around it even when the savepoint was released', async () => {
     const id = newId();
-    await testDb.database.db
+    await notes.db.database.db
       .transaction(async (tx) => {
         await tx.transaction((savepoint) => savepoint.run(addNote, { id, body: 'released' }));
         throw new Error('outer failed');
       })
       .catch(() => undefined);
-    expect(await bodyOf(testDb.database.db, id)).toBeUndefined();
+    expect(await bodyOf(notes.db.database.db, id)).toBeUndefined();
   });
 
   it('refuses statements once it is over, instead of running them outside it', async () => {
     let escaped: Handle | undefined;
-    await testDb.database.db.transaction(async (tx) => {
+    await notes.db.database.db.transaction(async (tx) => {
       escaped = tx;
     });
     await expect((escaped as Handle).run(addNote, { id: newId(), body: 'late' })).rejects.toThrow(
@@ -81,8 +74,11 @@ describe('a transaction', () => {
 
 describe('the outer handle inside its own transaction', () => {
   it('refuses a statement or a transaction on it, or on a tenant handle of it, and keeps nothing', async () => {
-    const db = testDb.database.db;
-    const tenant = testDb.database.forTenant(new TenantShare({ concurrency: 4, queueMs: 1000 }), 'tenant_c');
+    const db = notes.db.database.db;
+    const tenant = notes.db.database.forTenant(
+      new TenantShare({ concurrency: 4, queueMs: 1000 }),
+      'tenant_c',
+    );
     const [kept, outside, nested] = [newId(), newId(), newId()];
     await expect(
       db.transaction(async (tx) => {

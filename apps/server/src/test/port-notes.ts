@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { loadTestSettings } from '../config.js';
 import type { Handle } from '../db/port.js';
 import { rowOf, sql, statement, text } from '../db/sql.js';
@@ -35,4 +36,16 @@ export async function createNotesDatabase(): Promise<TestDatabase> {
   const testDb = await createTestDatabase(portSettings.databaseUrl);
   await testDb.database.db.run(createNotes, {});
   return testDb;
+}
+
+/** {@link createNotesDatabase} for the test file that calls it: made before its tests, disposed after. */
+export function useNotesDatabase(): { readonly db: TestDatabase } {
+  const holder = {} as { db: TestDatabase };
+  beforeAll(async () => {
+    holder.db = await createNotesDatabase();
+  }, 60_000);
+  afterAll(async () => {
+    await holder.db?.dispose();
+  });
+  return holder;
 }
