@@ -1,4 +1,4 @@
-import { OPERATION_NAMES } from '@customer-api/contract';
+import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { type RunningServer, startServer } from '@customer-api/example-support';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,10 +19,10 @@ describe('MCP client session over stdio against a real server', () => {
     await server?.stop();
   });
 
-  it('lists a tool per operation, creates and lists a page, and reads errors as results', async () => {
+  it('lists a tool per JSON operation, creates and lists a page, and reads errors as results', async () => {
     const lines: string[] = [];
     const { tools, pageId } = await tour(client, (line) => lines.push(line));
-    expect(tools.sort()).toEqual(OPERATION_NAMES.map(snake).sort());
+    expect(tools.sort()).toEqual(JSON_OPERATION_NAMES.map(snake).sort());
     expect(pageId).toMatch(/^page_[a-z0-9]{26}$/);
     expect(lines).toContain(`create_page -> ${pageId}`);
     expect(lines).toContain('list_pages -> totalCount 1');
