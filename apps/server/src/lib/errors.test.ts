@@ -5,6 +5,7 @@ import {
   DomainError,
   ForbiddenError,
   NotFoundError,
+  PreconditionFailedError,
   RateLimitedError,
   ServiceUnavailableError,
   UnauthorizedError,
@@ -19,6 +20,7 @@ describe('domain errors as the API answers them', () => {
     const cases: Array<[DomainError, number, string, string]> = [
       [new NotFoundError('Page not found.'), 404, 'NOT_FOUND', 'Not Found'],
       [new ConflictError('Name taken.'), 409, 'CONFLICT', 'Conflict'],
+      [new PreconditionFailedError('Changed.'), 412, 'PRECONDITION_FAILED', 'Precondition Failed'],
       [new ForbiddenError('Not yours.'), 403, 'FORBIDDEN', 'Forbidden'],
       [new UnauthorizedError('No key.'), 401, 'UNAUTHORIZED', 'Unauthorized'],
       [new ValidationError('Bad body.'), 400, 'VALIDATION_ERROR', 'Bad Request'],

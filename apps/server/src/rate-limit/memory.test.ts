@@ -32,6 +32,22 @@ describe('MemoryWindows', () => {
     });
   });
 
+  it('gives a point back to the window that counted it, never below none, never to the next window', () => {
+    const { clock, windows } = limiter(2, 1000);
+    windows.refund('unseen');
+    expect(windows.consume('k')).toMatchObject({ remaining: 1 });
+    windows.refund('k');
+    expect(windows.consume('k')).toMatchObject({ remaining: 1 });
+    expect(windows.consume('k')).toMatchObject({ allowed: true, remaining: 0 });
+    windows.refund('k');
+    windows.refund('k');
+    windows.refund('k');
+    expect(windows.consume('k')).toMatchObject({ allowed: true, remaining: 1 });
+    clock.ms += 1000;
+    windows.refund('k');
+    expect(windows.consume('k')).toMatchObject({ remaining: 1 });
+  });
+
   it('starts a new window exactly when the old one ends', () => {
     const { clock, windows } = limiter(1, 1000);
     expect(windows.consume('k').allowed).toBe(true);
