@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
+import { etagMatches } from '@customer-api/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ByteHandler, registerByteOperation } from '../../../http/byte-operations.js';
 import type { TenantHandles } from '../../../http/tenant-db.js';
 import { ForbiddenError, ServiceUnavailableError, ValidationError } from '../../../lib/errors.js';
 import * as service from './content.service.js';
 import type { ContentKind } from './links.js';
-import { matchesEtag, parseRange } from './range.js';
+import { parseRange } from './range.js';
 
 /** What the content routes need: the service's dependencies but the handle, which each request gets. */
 export type ContentRouteDeps = Omit<service.ContentDeps, 'db'> & { handles: TenantHandles };
@@ -95,7 +96,8 @@ export function registerContentDownloads(app: FastifyInstance, deps: ContentRout
         'content-security-policy': "sandbox; default-src 'none'",
         'x-content-type-options': 'nosniff',
       });
-      if (matchesEtag(request.headers['if-none-match'], etag)) return { status: 304 };
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch && etagMatches(ifNoneMatch, etag, 'weak')) return { status: 304 };
       const ifRange = request.headers['if-range'];
       const range =
         ifRange && ifRange !== etag

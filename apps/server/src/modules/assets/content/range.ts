@@ -27,12 +27,3 @@ export function parseRange(header: string | undefined, size: number): RangeAnswe
   if (start >= size) return { kind: 'unsatisfiable' };
   return { kind: 'partial', start, end };
 }
-
-/** Whether an `If-None-Match` header matches `etag` (weak comparison, `*` matches any). */
-export function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
