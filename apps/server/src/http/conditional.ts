@@ -9,7 +9,7 @@ import {
   type TaggedResource,
   UNTAGGED_FIELDS,
 } from '@customer-api/contract';
-import { type AppRoute, isAppRoute } from '@ts-rest/core';
+import type { AppRoute } from '@ts-rest/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Handle } from '../db/port.js';
@@ -27,34 +27,23 @@ type Handler = (args: {
   db: Handle;
 }) => Promise<{ status: number; body: unknown }>;
 
-/** Requests answered 304: their rate-limit unit is given back (`http/auth.ts`). */
-const notModified = new WeakSet<FastifyRequest>();
-
-/** Whether the request was answered 304 Not Modified by {@link withConditions}. */
-export const wasNotModified = (request: FastifyRequest): boolean => notModified.has(request);
-
 /**
  * The top-level fields each resource's tag covers, in the order of the schema that answers it (a
  * GET of it, else the create that answers with it), less the fields that change on every answer
  * (`UNTAGGED_FIELDS`): an answer with more (a subscription with its new secret) is tagged as the
  * resource itself, so every operation sends the same tag for the same state.
  */
-const FIELDS: Record<TaggedResource, readonly string[]> = Object.fromEntries(
-  TAGGED_RESOURCES.map((resource) => {
-    const routes = OPERATION_NAMES.map((name) => contract[name] as AppRoute).filter(
-      (route) => isAppRoute(route) && operationMeta(nameOf(route)).resource === resource,
-    );
-    const answer = routes.find((r) => r.method === 'GET') ?? routes.find((r) => r.method === 'POST');
-    const responses = (answer?.responses ?? {}) as Record<number, unknown>;
-    const schema = responses[200] ?? responses[201];
-    const shape = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
-    const untagged: readonly string[] = UNTAGGED_FIELDS[resource] ?? [];
-    return [resource, shape.filter((field) => !untagged.includes(field))];
-  }),
-) as unknown as Record<TaggedResource, readonly string[]>;
-
-function nameOf(route: AppRoute): OperationName {
-  return OPERATION_NAMES.find((name) => contract[name] === route) as OperationName;
+const FIELDS = {} as Record<TaggedResource, readonly string[]>;
+for (const resource of TAGGED_RESOURCES) {
+  const routes = OPERATION_NAMES.filter((name) => operationMeta(name).resource === resource).map(
+    (name) => contract[name] as AppRoute,
+  );
+  const answer = routes.find((r) => r.method === 'GET') ?? routes.find((r) => r.method === 'POST');
+  const responses = (answer?.responses ?? {}) as Record<number, unknown>;
+  const schema = responses[200] ?? responses[201];
+  const shape = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const untagged: readonly string[] = UNTAGGED_FIELDS[resource] ?? [];
+  FIELDS[resource] = shape.filter((field) => !untagged.includes(field));
 }
 
 /**
@@ -103,7 +92,6 @@ export function withConditions(
       args.reply.header('etag', etag);
       const ifNoneMatch = args.request.headers['if-none-match'];
       if (typeof ifNoneMatch !== 'string' || !etagMatches(ifNoneMatch, etag, 'weak')) return result;
-      notModified.add(args.request);
       return { status: 304, body: undefined };
     };
   return async (args) => {
