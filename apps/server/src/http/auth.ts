@@ -1,7 +1,7 @@
 import { requiredScope } from '@customer-api/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../lib/errors.js';
-import { enforceRateLimit, extraCostOf, type RateLimiter } from '../rate-limit/rate-limit.js';
+import { enforceRateLimit, extraCostOf, type RateLimiter, showNotCounted } from '../rate-limit/rate-limit.js';
 import type { KeyResolver } from '../tenants/auth-cache.js';
 import type { AuthContext } from '../tenants/tenants.service.js';
 import { responseBytes } from './large-responses.js';
@@ -51,16 +51,6 @@ export function registerAuth(app: FastifyInstance, deps: AuthDeps): void {
       await deps.rateLimiter.consume(`key:${request.auth.keyId}`, extra).catch(() => undefined);
     }
   });
-}
-
-/** The `RateLimit` headers of a reply as if its request had not been counted. */
-function showNotCounted(reply: FastifyReply): void {
-  const limit = Number(reply.getHeader('ratelimit-limit'));
-  const remaining = Number(reply.getHeader('ratelimit-remaining'));
-  if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return;
-  const restored = Math.min(limit, remaining + 1);
-  reply.header('ratelimit-remaining', String(restored));
-  reply.header('ratelimit', `"default";r=${restored};t=${String(reply.getHeader('ratelimit-reset') ?? 0)}`);
 }
 
 async function authenticate(

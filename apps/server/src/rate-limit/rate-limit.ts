@@ -242,13 +242,26 @@ export async function enforceRateLimit(
   const now = limiter.now?.() ?? Date.now();
   const resetSeconds = Math.max(0, Math.ceil((decision.resetTime - now) / 1000));
   reply.header('ratelimit-limit', String(decision.limit));
-  reply.header('ratelimit-remaining', String(decision.remaining));
   reply.header('ratelimit-reset', String(resetSeconds));
   // draft-ietf-httpapi-ratelimit-headers-11: the policy, and the window's state under its name.
   reply.header('ratelimit-policy', `"default";q=${decision.limit};w=${Math.ceil(limiter.windowSeconds)}`);
-  reply.header('ratelimit', `"default";r=${decision.remaining};t=${resetSeconds}`);
+  showRemaining(reply, decision.remaining, resetSeconds);
   if (!decision.allowed) {
     const { allowed: _allowed, ...details } = decision;
     throw new RateLimitedError(details, undefined, key.startsWith('ip:') ? 'address' : 'key');
   }
+}
+
+/** The window's remaining requests, in today's header and in draft 11's `RateLimit`. */
+function showRemaining(reply: FastifyReply, remaining: number, resetSeconds: number | string): void {
+  reply.header('ratelimit-remaining', String(remaining));
+  reply.header('ratelimit', `"default";r=${remaining};t=${resetSeconds}`);
+}
+
+/** The `RateLimit` headers {@link enforceRateLimit} set, as if their request had not been counted (a 304). */
+export function showNotCounted(reply: FastifyReply): void {
+  const limit = Number(reply.getHeader('ratelimit-limit'));
+  const remaining = Number(reply.getHeader('ratelimit-remaining'));
+  if (!Number.isFinite(limit) || !Number.isFinite(remaining)) return;
+  showRemaining(reply, Math.min(limit, remaining + 1), String(reply.getHeader('ratelimit-reset') ?? 0));
 }
