@@ -77,11 +77,18 @@ export function insertAndCount(
 )`;
 }
 
+/**
+ * What a statement that leases queue rows answers of each: the row whole, and where it lies
+ * (`queue_at`, its `ctid` as text), which the success record looks at first (decision 0247).
+ */
+export const QUEUE_RETURNING = raw('RETURNING *, ctid::text AS queue_at');
+
 /** The parameters of {@link completeSuccessesCtes}: one array per column ({@link SuccessColumns}). */
 export const SUCCESS_PARAMS = {
   tenantIds: textArray,
   ids: textArray,
   tokens: textArray,
+  queueAts: textArray,
   responseStatuses: intArray,
   responseBodies: textArray,
   durationsMs: intArray,
@@ -98,20 +105,24 @@ export type SuccessColumns = Input<typeof SUCCESS_PARAMS>;
  * lease.repo.ts build their statements on it.
  *
  * The log row changes no indexed column (status, response and times only): a heap-only update,
- * no new index entry (decision 0240). Each attempt is looked up alone through the primary keys of
- * the queue and the log (`found`, one probe each per id) and written by its `ctid`: the planner
- * judges the tables by statistics taken before a backlog built up, and would otherwise scan them
- * whole. A queue row changed since it was found no longer matches and counts as a lost lease. Only
- * the statement that deletes an attempt's queue row writes its pending log row, so the log row
- * found is the one written.
+ * no new index entry (decision 0240). Each attempt's queue row is looked for first where its claim
+ * left it (`queue_at`, a TID scan), then by its key when it has moved or is unknown; its log row
+ * through the log's primary key (`found`). Both are then written by their `ctid`: the planner
+ * judges the tables by statistics taken before a backlog built up, and would otherwise pick any
+ * index that starts with the tenant, or scan them whole (decision 0247). A queue row changed since
+ * it was found no longer matches and counts as a lost lease. Only the statement that deletes an
+ * attempt's queue row writes its pending log row, so the log row found is the one written.
  */
 export function completeSuccessesCtes(p: Refs<typeof SUCCESS_PARAMS>, scope?: TenantScope): Sql {
   return sql`input AS (
-  SELECT * FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[], ${p.tokens}::text[], ${p.responseStatuses}::int[],
-${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
-    AS i(tenant_id, id, token, response_status, response_body, duration_ms, attempted_at)
+  SELECT * FROM unnest(${p.tenantIds}::text[], ${p.ids}::text[], ${p.tokens}::text[], ${p.queueAts}::text[]::tid[],
+${p.responseStatuses}::int[], ${p.responseBodies}::text[], ${p.durationsMs}::int[], ${p.attemptedAt}::timestamptz[])
+    AS i(tenant_id, id, token, queue_at, response_status, response_body, duration_ms, attempted_at)
 ), found AS MATERIALIZED (
   SELECT i.*, f.ctid AS at, g.ctid AS log_at FROM input i CROSS JOIN LATERAL (
+    SELECT q.ctid FROM webhook_delivery_queue q
+    WHERE q.ctid = i.queue_at AND q.tenant_id = i.tenant_id AND q.id = i.id AND q.lease_token = i.token${inTenant('q', scope)}
+    UNION ALL
     SELECT q.ctid FROM webhook_delivery_queue q
     WHERE q.tenant_id = i.tenant_id AND q.id = i.id AND q.lease_token = i.token${inTenant('q', scope)} LIMIT 1) f
   CROSS JOIN LATERAL (

@@ -3,7 +3,7 @@ import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sq
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './attempts.repo.js';
-import { insertAndCount, RELAXED_COMMIT } from './deliveries.sql.js';
+import { insertAndCount, QUEUE_RETURNING, RELAXED_COMMIT } from './deliveries.sql.js';
 import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 
 /** Events one hand-over takes at most. */
@@ -72,7 +72,7 @@ const handOverStatement = statement({
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END AS lease_token,
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until
   FROM numbered x
-), ${insertAndCount(sql`RETURNING *`, { leased: true, queuedReturning: sql`RETURNING *` })}, dequeued AS (
+), ${insertAndCount(sql`RETURNING *`, { leased: true, queuedReturning: QUEUE_RETURNING })}, dequeued AS (
   DELETE FROM webhook_event_queue q USING ev
   WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.event_id AND ev.event_id IN (SELECT event_id FROM taken)
 )

@@ -58,14 +58,14 @@ const QUEUE_KEYS = Object.keys({
   leaseToken: true,
   leasedUntil: true,
   turnAt: true,
-} satisfies Record<Exclude<keyof QueuedAttempt, keyof DeliveryRow> | 'nextAttemptAt', true>);
+} satisfies Record<Exclude<keyof QueuedAttempt, keyof DeliveryRow | 'queueAt'> | 'nextAttemptAt', true>);
 
 /** Every key of a claimed attempt (the compiler checks above that none is missing). */
-const ATTEMPT_KEYS = [...LOG_KEYS, ...QUEUE_KEYS];
+const ATTEMPT_KEYS = [...LOG_KEYS, ...QUEUE_KEYS, 'queueAt'];
 
-/** A claimed attempt's columns: its log row (`d`) with its queue row (`l`). */
+/** A claimed attempt's columns: its log row (`d`) with its queue row (`l`) and where that lies. */
 const ATTEMPT_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'd', keys: LOG_KEYS })},
-  ${columns(webhookDeliveryQueue, { alias: 'l', keys: QUEUE_KEYS })}`;
+  ${columns(webhookDeliveryQueue, { alias: 'l', keys: QUEUE_KEYS })}, l.queue_at AS "queueAt"`;
 
 /**
  * The columns of a claimed attempt (its queue row `l`, its log row `d`) and of what it is sent to

@@ -9,6 +9,7 @@ import {
   textArray,
   timestamptz,
 } from '../db/sql.js';
+import { QUEUE_RETURNING } from './deliveries.sql.js';
 import { inTenant, type TenantScope } from './tenant-scope.js';
 
 // The fair claim as pieces over named parameters: lease.repo.ts runs it alone, with the targets of
@@ -146,9 +147,12 @@ WHERE u.ctid = ANY (ARRAY(
 ))${inTenant('u', scope)}`;
 }
 
-/** {@link leaseUpdate} as the CTE `leased`, answering the claimed queue rows whole. */
+/**
+ * {@link leaseUpdate} as the CTE `leased`, answering the claimed queue rows whole with where each
+ * now lies (`queue_at`).
+ */
 export function leaseCte(p: LeaseParams, scope?: TenantScope): Sql {
-  return sql`leased AS (${leaseUpdate(p, scope)} RETURNING *)`;
+  return sql`leased AS (${leaseUpdate(p, scope)} ${QUEUE_RETURNING})`;
 }
 
 /** The values of {@link LEASE_PARAMS} for a claim. */

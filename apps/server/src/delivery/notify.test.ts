@@ -125,7 +125,7 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
     const fanOutOrClaim = /^webhook_(fan_out|lease)/;
     expect(names.filter((name) => fanOutOrClaim.test(name))).toEqual(
       (await isCitus(t.database.db))
-        ? ['webhook_fan_out_pending', 'webhook_fan_out_dequeue_tenant', 'webhook_lease_tenant_targets']
+        ? ['webhook_fan_out_pending_joined', 'webhook_fan_out_dequeue_tenant', 'webhook_lease_tenant_targets']
         : ['webhook_fan_out_hand_over'],
     );
   });

@@ -100,6 +100,7 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
           tenantIds: [next.tenantId],
           ids: [next.id],
           tokens: ['next'],
+          queueAts: [next.queueAt],
           responseStatuses: [200],
           responseBodies: [''],
           durationsMs: [1],

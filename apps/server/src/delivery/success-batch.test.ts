@@ -82,6 +82,50 @@ describe('recording successes in batches', () => {
     expect(await recorder.record(first, 'mine', result)).toBe(false);
   });
 
+  it('finds each attempt where its claim left it, or by its key when it moved or points elsewhere', async () => {
+    const db = t.database.db;
+    await h.subscribe('http://127.0.0.1:9/moved');
+    for (let i = 0; i < 4; i += 1) await h.version();
+    await fanOut(db, { clock: time.clock, ids: newId });
+    const now = time.clock();
+    const leased = await leaseDue(db, {
+      now,
+      leasedUntil: new Date(now.getTime() + 60_000),
+      token: 'mine',
+      limit: 100,
+    });
+    const [moved, elsewhere, other, unknown] = leased;
+    if (!moved || !elsewhere || !other || !unknown) throw new Error('four attempts expected');
+    for (const row of leased) expect(row.queueAt).toMatch(/^\(\d+,\d+\)$/);
+    // A write that keeps the lease moves the row: where the claim saw it is stale.
+    await query(db, 'UPDATE webhook_delivery_queue SET leased_until = leased_until WHERE id = $1', [
+      moved.id,
+    ]);
+
+    const recorder = new SuccessRecorder(db);
+    const result = { responseStatus: 200, responseBody: '', durationMs: 1, attemptedAt: now };
+    const recorded = await Promise.all([
+      recorder.record(moved, 'mine', result),
+      // Pointing at another attempt leased to the same token writes this one, never that one.
+      recorder.record({ ...elsewhere, queueAt: other.queueAt }, 'mine', result),
+      recorder.record({ ...unknown, queueAt: null }, 'mine', result),
+    ]);
+    expect(recorded).toEqual([true, true, true]);
+
+    const rows = await query(
+      db,
+      `SELECT d.id, d.status, q.id AS queued FROM webhook_deliveries d
+       LEFT JOIN webhook_delivery_queue q ON q.tenant_id = d.tenant_id AND q.id = d.id
+       WHERE d.id = ANY ($1::text[])`,
+      [leased.map((r) => r.id)],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const row of [moved, elsewhere, unknown]) {
+      expect(byId.get(row.id)).toMatchObject({ status: 'succeeded', queued: null });
+    }
+    expect(byId.get(other.id)).toMatchObject({ status: 'pending', queued: other.id });
+  });
+
   it('makes the claim riding with a batch in its statement: never the batch again, its share counted out', async () => {
     const db = t.database.db;
     const sub = await h.subscribe('http://127.0.0.1:9/c');
@@ -185,6 +229,7 @@ describe('a recorded success', () => {
           tenantIds: batch.map((r) => r.tenantId),
           ids: batch.map((r) => r.id),
           tokens: batch.map(() => 'mine'),
+          queueAts: batch.map((r) => r.queueAt),
           responseStatuses: batch.map(() => 200),
           responseBodies: batch.map(() => 'ok'),
           durationsMs: batch.map(() => 3),

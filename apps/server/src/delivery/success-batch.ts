@@ -178,6 +178,7 @@ function successColumns(batch: readonly Pending[]): SuccessColumns {
     tenantIds: batch.map((p) => p.attempt.tenantId),
     ids: batch.map((p) => p.attempt.id),
     tokens: batch.map((p) => p.token),
+    queueAts: batch.map((p) => p.attempt.queueAt ?? null),
     responseStatuses: batch.map((p) => p.result.responseStatus),
     responseBodies: batch.map((p) => p.result.responseBody),
     durationsMs: batch.map((p) => p.result.durationMs),

@@ -15,10 +15,10 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type QueueRow = typeof webhookDeliveryQueue.$inferSelect;
 /**
  * A claimed attempt: its log row, with when it is due, its lease and its throttle turn from its
- * queue row.
+ * queue row, and where the claim left that row (`queueAt`, its `ctid`).
  */
 export type QueuedAttempt = Omit<DeliveryRow, 'nextAttemptAt'> &
-  Pick<QueueRow, 'nextAttemptAt' | 'leaseToken' | 'leasedUntil' | 'turnAt'>;
+  Pick<QueueRow, 'nextAttemptAt' | 'leaseToken' | 'leasedUntil' | 'turnAt'> & { queueAt: string | null };
 /** A stored subscription (with its secrets: never log it, never return it). */
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 /** A stored outbox event. */
@@ -78,8 +78,11 @@ export type SuccessResult = Pick<
 /** The tenant and subscription of a success being recorded: room a claim riding with it may use. */
 export type Leaving = Pick<DeliveryRow, 'tenantId' | 'subscriptionId'>;
 
-/** Which attempt: its tenant (its shard on a cluster) and id. */
-export type AttemptKey = Pick<DeliveryRow, 'tenantId' | 'id'>;
+/**
+ * Which attempt: its tenant (its shard on a cluster) and id, with where its claim left its queue
+ * row when known (looked at first when it is recorded).
+ */
+export type AttemptKey = Pick<DeliveryRow, 'tenantId' | 'id'> & { queueAt?: string | null };
 
 /** Records successes (the dispatcher's batching recorder, success-batch.ts). */
 export interface SuccessRecording {

@@ -41,7 +41,7 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
   webhook_due_tenants: 'dispatcher on Citus: which tenants have attempts due (a multi-shard read)',
   webhook_fan_out: 'outbox fan-out across tenants',
   webhook_fan_out_hand_over: 'outbox fan-out across tenants, leased to an idle dispatcher',
-  webhook_fan_out_pending: 'outbox fan-out across tenants (a multi-shard read)',
+  webhook_fan_out_pending_joined: 'outbox fan-out across tenants (a multi-shard read)',
   webhook_lease_due: 'dispatcher: fair lease across tenants',
   webhook_lease_due_targets: 'dispatcher: fair lease across tenants',
   webhook_queue_attempts: 'dispatcher: a batch spans tenants (rows routed to their shards)',
