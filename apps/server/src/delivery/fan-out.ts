@@ -47,21 +47,22 @@ const pendingJoined = pendingStatement(false);
 /*
  * One statement: locks the events still queued (another dispatcher's are skipped, and one it has
  * fanned out meanwhile is gone), inserts and counts the first attempts of exactly those
- * (attempts.repo.ts) and takes them off the queue. Returns how many events it took. It commits
- * relaxed (`RELAXED_COMMIT`): lost in a crash, the events are still queued and fanned out again.
+ * (attempts.repo.ts) and takes them off the queue, by where the lock found them (a locked row stays
+ * put). Returns how many events it took. It commits relaxed (`RELAXED_COMMIT`): lost in a crash,
+ * the events are still queued and fanned out again.
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
   params: { tenantIds: textArray, eventIds: textArray, ...ATTEMPT_PARAMS },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS (
-  SELECT q.tenant_id, q.event_id AS id FROM webhook_event_queue q
+  SELECT q.tenant_id, q.event_id AS id, q.ctid AS at FROM webhook_event_queue q
     JOIN unnest(${p.tenantIds}::text[], ${p.eventIds}::text[]) AS k(tenant_id, event_id)
       ON q.tenant_id = k.tenant_id AND q.event_id = k.event_id
   ORDER BY q.event_id FOR UPDATE OF q SKIP LOCKED
 ), attempts AS (
   SELECT a.* FROM ${unnestAttempts(p)} WHERE a.event_id IN (SELECT id FROM ev)
 ), ${insertAndCount()}, dequeued AS (
-  DELETE FROM webhook_event_queue q USING ev WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.id
+  DELETE FROM webhook_event_queue q WHERE q.ctid = ANY (ARRAY(SELECT at FROM ev))
 )
 SELECT count(*)::int AS n FROM ev CROSS JOIN relaxed`,
 });
