@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { OperationMeta } from '@customer-api/contract';
 import { type AppRoute, validateResponse } from '@ts-rest/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Handle, Tx } from '../db/port.js';
+import type { Handle } from '../db/port.js';
 import type { Clock } from '../lib/clock.js';
 import { ConflictError } from '../lib/errors.js';
 import { KeyTaken } from '../lib/key-taken.js';
@@ -123,7 +123,7 @@ export class IdempotencyGuard {
           if (!locked) return { kind: 'running' };
           this.events.emit('locked', key);
           if (stored) return { kind: 'stored', stored };
-          const first = await this.#firstRun(tx, route, handler, args);
+          const first = await this.#firstRun(route, handler, { ...args, db: tx });
           const row = { tenantId, key, fingerprint, statusCode: first.status, ...first.kept };
           if (!(await repo.keep(tx, { ...row, createdAt: now, expiresAt: this.#expiry(now) }))) {
             throw new KeyTaken();
@@ -193,14 +193,14 @@ export class IdempotencyGuard {
   }
 
   /**
-   * Runs the handler on the transaction (a service's own `transaction` is then a savepoint of it)
+   * Runs the handler with `args.db` the transaction (a service's own `transaction` is then a savepoint of it)
    * and renders its response as it will be sent. A handler's failure is wrapped in
    * {@link HandlerFailed}, which rolls the transaction back.
    */
-  async #firstRun(tx: Tx, route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
+  async #firstRun(route: AppRoute, handler: Handler, args: HandlerArgs): Promise<FirstRun> {
     let raw: { status: number; body: unknown };
     try {
-      raw = await handler({ ...args, db: tx });
+      raw = await handler(args);
     } catch (error) {
       throw new HandlerFailed(error);
     }

@@ -84,7 +84,7 @@ async function lockLiveAudience(tx: Tx, ref: AudienceRef) {
   return found;
 }
 
-async function conversationFor(deps: MessagesDeps, tx: Tx, ref: AudienceRef, now: Date) {
+async function conversationFor(deps: Pick<MessagesDeps, 'ids'>, tx: Tx, ref: AudienceRef, now: Date) {
   return (
     (await repo.findConversation(tx, ref.tenantId, ref.audienceId)) ??
     (await repo.insertConversation(tx, {

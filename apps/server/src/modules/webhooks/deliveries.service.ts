@@ -66,7 +66,11 @@ function requireActive(subscription: SubscriptionRow): void {
 }
 
 /** One manual attempt (no automatic retries) of an event, due now. */
-function manualAttempt(deps: WebhooksDeps, subscription: SubscriptionRow, event: repo.FailedEvent) {
+function manualAttempt(
+  deps: Pick<WebhooksDeps, 'clock' | 'ids'>,
+  subscription: SubscriptionRow,
+  event: repo.FailedEvent,
+) {
   const now = deps.clock();
   const target = {
     tenantId: subscription.tenantId,
