@@ -158,6 +158,11 @@ describe('loadConfig', () => {
 
   it('keeps webhook attempts 30 days by default, and refuses a retention the retry schedule outlives', () => {
     expect(loadConfig({}).webhooks.retentionDays).toBe(30);
+    expect(loadConfig({}).webhooks.purgeIntervalS).toBe(3600);
+    expect(loadConfig({ WEBHOOKS_PURGE_INTERVAL_S: '5' }).webhooks.purgeIntervalS).toBe(5);
+    for (const bad of ['0', '86401', '1.5']) {
+      expect(() => loadConfig({ WEBHOOKS_PURGE_INTERVAL_S: bad }), bad).toThrow(ConfigError);
+    }
     expect(loadConfig({ WEBHOOKS_RETENTION_DAYS: '2' }).webhooks.retentionDays).toBe(2);
     // The default schedule spans 1.15 days.
     expect(() => loadConfig({ WEBHOOKS_RETENTION_DAYS: '1' })).toThrow(

@@ -25,6 +25,7 @@ export const WEBHOOKS_ENV = {
   WEBHOOKS_CONCURRENCY: positiveInt(16),
   WEBHOOKS_TENANT_CONCURRENCY: positiveInt(4),
   WEBHOOKS_RETENTION_DAYS: z.coerce.number<number>().int().min(1).max(3650).default(30),
+  WEBHOOKS_PURGE_INTERVAL_S: z.coerce.number<number>().int().min(1).max(86_400).default(3600),
 };
 
 type WebhooksEnv = z.output<z.ZodObject<typeof WEBHOOKS_ENV>>;
@@ -52,6 +53,11 @@ export interface WebhooksConfig {
    * (`WEBHOOKS_RETENTION_DAYS`, default 30; longer than the retry schedule): older ones are purged.
    */
   retentionDays: number;
+  /**
+   * Seconds between a dispatcher's purges of what the retention lets go (`WEBHOOKS_PURGE_INTERVAL_S`,
+   * default 3600, at most a day); the first runs a minute after start, or sooner when this is shorter.
+   */
+  purgeIntervalS: number;
 }
 
 /**
@@ -80,5 +86,6 @@ export function webhooksConfig(e: WebhooksEnv): WebhooksConfig {
     concurrency: e.WEBHOOKS_CONCURRENCY,
     tenantConcurrency: Math.min(e.WEBHOOKS_TENANT_CONCURRENCY, e.WEBHOOKS_CONCURRENCY),
     retentionDays: e.WEBHOOKS_RETENTION_DAYS,
+    purgeIntervalS: e.WEBHOOKS_PURGE_INTERVAL_S,
   };
 }

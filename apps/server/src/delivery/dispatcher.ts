@@ -95,6 +95,7 @@ class Dispatcher implements WebhookDispatcher {
       db: options.db,
       clock: options.clock,
       retentionDays: options.webhooks.retentionDays,
+      intervalMs: options.webhooks.purgeIntervalS * 1000,
       log: this.#log,
     });
     this.#throttles = this.#throttleGate();

@@ -3,7 +3,14 @@ import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useWebhookTest } from '../test/webhooks.js';
 import { pendingAttempt, queueAttempts } from './attempts.repo.js';
-import { PURGE_BATCH, purgeExpired, purgeTenant, retainedSince } from './retention.js';
+import {
+  PURGE_BATCH,
+  type Purged,
+  purgeExpired,
+  purgeTenant,
+  RetentionSweeper,
+  retainedSince,
+} from './retention.js';
 
 const DAYS = 2;
 const w = useWebhookTest({ WEBHOOKS_RETENTION_DAYS: String(DAYS) });
@@ -133,5 +140,39 @@ describe(`webhook retention (WEBHOOKS_RETENTION_DAYS=${DAYS})`, () => {
       [t.tenant.tenantId],
     );
     expect((await listing(sub.webhookSubscriptionId)).totalCount).toBe(left?.n);
+  });
+
+  it('purges on its own every interval, its first pass within the interval when that is under a minute', async () => {
+    await h.subscribe(w.receiver.url);
+    for (let i = 0; i < 2; i += 1) await h.version();
+    await h.dispatcher().runOnce();
+    time.advance((DAYS + 1) * DAY_MS);
+    const passes: Purged[] = [];
+    let passed: (() => void) | undefined;
+    const log = {
+      info: (purged: Purged) => {
+        passes.push(purged);
+        passed?.();
+      },
+      warn: () => {},
+      error: () => {},
+    };
+    const sweeper = new RetentionSweeper({
+      db: t.database.db,
+      clock: time.clock,
+      retentionDays: DAYS,
+      log,
+      intervalMs: 20,
+    });
+    const purgedOnce = new Promise<void>((resolve) => {
+      passed = resolve;
+    });
+    sweeper.start();
+    await purgedOnce;
+    await sweeper.stop();
+    // One pass ran (the suite's other tenants' old rows went with this one's).
+    expect(passes).toHaveLength(1);
+    expect(passes[0]?.attempts).toBeGreaterThanOrEqual(2);
+    expect(await counts()).toEqual({ attempts: 0, events: 0 });
   });
 });

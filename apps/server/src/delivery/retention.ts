@@ -136,13 +136,13 @@ export interface RetentionSweeperOptions {
   clock: Clock;
   retentionDays: number;
   log: DispatcherLog;
-  /** Time between passes (default an hour); the first runs a minute after start. */
+  /** Time between passes (default an hour); the first runs a minute after start, or sooner when this is shorter. */
   intervalMs?: number;
 }
 
 /**
  * The dispatcher's purge of what is older than the retention: a pass over every tenant, a minute
- * after start and then every `intervalMs`, one small statement at a time, never beside another pass.
+ * after start (or `intervalMs`, when shorter) and then every `intervalMs`, one small statement at a time, never beside another pass.
  */
 export class RetentionSweeper {
   readonly #o: RetentionSweeperOptions;
@@ -155,7 +155,7 @@ export class RetentionSweeper {
   }
 
   start(): void {
-    this.#schedule(60_000);
+    this.#schedule(Math.min(60_000, this.#o.intervalMs ?? 3_600_000));
   }
 
   /** Stops scheduling passes and waits for the one under way, if any. */

@@ -75,6 +75,7 @@ describe('webhook settings', () => {
       concurrency: 16,
       tenantConcurrency: 4,
       retentionDays: 30,
+      purgeIntervalS: 3600,
     });
     // A tenant's share never exceeds what the process sends at once.
     expect(loadConfig({ WEBHOOKS_CONCURRENCY: '2' }).webhooks).toMatchObject({
