@@ -7,15 +7,17 @@
 // and getAccount on one connection, POST /v0/account_logs at 50 connections, and one
 // `customer-api dispatch` draining 2,000 events (each build's own webhooks worker). Prints a
 // Markdown table and writes bench/results/ab.json. Needs PostgreSQL (BENCH_PG_URL) and Node 24.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ensureDatabase, tenantKey } from './lib/db.mjs';
-import { hammer, latency } from './lib/load.mjs';
-import { api, startOurs } from './lib/ours.mjs';
-import { cpuMicros, node24, ROOT, runJsonScript, stopAll, stopProcess } from './lib/proc.mjs';
-import { spread } from './lib/stats.mjs';
-import { seedPages } from './scenarios/overhead.mjs';
+import { ensureDatabase, tenantKey } from './lib/db.js';
+import { hammer, latency } from './lib/load.js';
+import { api, startOurs } from './lib/ours.js';
+import { cpuMicros, node24, ROOT, runJsonScript, stopAll, stopProcess } from './lib/proc.js';
+import { spread } from './lib/stats.js';
+import type { Spread } from './results.js';
+import { seedPages } from './scenarios/overhead.js';
+import type { DrainRoundOutput } from './scenarios/webhooks-drain/measures.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,15 +32,42 @@ if (!values.baseline) {
   process.stderr.write('--baseline=<path of another checkout, built> is required\n');
   process.exit(2);
 }
+/** A checkout to measure: its label and root directory. */
+interface Build {
+  label: string;
+  root: string;
+}
+/** Requests/s and the server's CPU µs per request of one load. */
+interface Rate {
+  rps: number;
+  cpuPerRequest: number;
+}
+/** What one round measured of one build. */
+interface Figures {
+  listPages?: Rate;
+  getPage?: Rate;
+  getAccount?: Rate;
+  ingestion?: Rate;
+  dispatch?: {
+    deliveriesPerS: number | undefined;
+    dispatcherCpuPerDelivery: number | undefined;
+    postgresCpuPerDelivery: number | undefined;
+  };
+}
+
 const ROUNDS = Number(values.rounds);
 const parts = new Set(values.only.split(','));
 const SECONDS = Number(values.seconds);
-const builds = [
+const builds: Build[] = [
   { label: 'baseline', root: join(values.baseline, '/') },
   { label: 'this', root: ROOT },
 ];
-const serverMain = (build) => `${build.root}apps/server/dist/main.js`;
-const webhooksWorker = (build) => `${build.root}bench/src/scenarios/webhooks-worker.mjs`;
+const serverMain = (build: Build) => `${build.root}apps/server/dist/main.js`;
+/** The build's own webhooks worker: its compiled one, or, in a checkout from before the bench was TypeScript, its script. */
+const webhooksWorker = (build: Build) => {
+  const compiled = `${build.root}bench/dist/scenarios/webhooks-worker.js`;
+  return existsSync(compiled) ? compiled : `${build.root}bench/src/scenarios/webhooks-worker.mjs`;
+};
 const n24 = node24();
 
 const databaseUrl = await ensureDatabase('bench_ab');
@@ -46,7 +75,7 @@ const hooksUrl = await ensureDatabase('bench_ab_hooks', { fresh: true });
 const { apiKey } = tenantKey(databaseUrl, 'bench-ab');
 
 /** What one round measures of one build's server (started, measured, stopped). */
-async function serverFigures(build) {
+async function serverFigures(build: Build): Promise<Figures> {
   const server = await startOurs({
     name: `ab-${build.label}`,
     bin: n24,
@@ -56,19 +85,26 @@ async function serverFigures(build) {
   try {
     const headers = { 'x-api-key': apiKey };
     await seedPages(server, apiKey);
-    const page = (await api(server.url, apiKey, 'GET', '/v0/pages?limit=1')).items[0];
-    const log = await api(server.url, apiKey, 'POST', '/v0/account_logs', {
-      source: 'bench',
-      domain: 'ab.bench.example',
-      payload: { n: 1 },
-    });
+    const page = (await api<{ items: { pageId: string }[] }>(server.url, apiKey, 'GET', '/v0/pages?limit=1'))
+      .items[0];
+    const log = await api<{ accountId?: string; account?: { accountId?: string } }>(
+      server.url,
+      apiKey,
+      'POST',
+      '/v0/account_logs',
+      {
+        source: 'bench',
+        domain: 'ab.bench.example',
+        payload: { n: 1 },
+      },
+    );
     const accountId = log.accountId ?? log.account?.accountId;
-    const measure = async (run) => {
+    const measure = async (run: () => Promise<{ rps: number; total: number }>): Promise<Rate> => {
       const cpu0 = cpuMicros(server.pid);
       const result = await run();
       return { rps: result.rps, cpuPerRequest: (cpuMicros(server.pid) - cpu0) / result.total };
     };
-    const sequential = (path) => async () => {
+    const sequential = (path: string) => async () => {
       const r = await latency({
         url: server.url,
         seconds: SECONDS,
@@ -83,7 +119,7 @@ async function serverFigures(build) {
     const listPages = await measure(() =>
       hammer({ url: `${server.url}/v0/pages?limit=20`, headers, seconds: SECONDS }),
     );
-    const getPage = await measure(sequential(`/v0/pages/${page.pageId}`));
+    const getPage = await measure(sequential(`/v0/pages/${page?.pageId}`));
     const getAccount = await measure(sequential(`/v0/accounts/${accountId}`));
     let n = 0;
     const ingestion = await measure(() =>
@@ -115,8 +151,8 @@ async function serverFigures(build) {
 }
 
 /** One dispatcher draining EVENTS, through the build's own webhooks worker. */
-async function dispatcherFigures(build) {
-  const out = await runJsonScript(
+async function dispatcherFigures(build: Build): Promise<NonNullable<Figures['dispatch']>> {
+  const out = await runJsonScript<DrainRoundOutput>(
     n24,
     webhooksWorker(build),
     { DATABASE_URL: hooksUrl, EVENTS: values.events, LATENCY_RATE: '20', LATENCY_SECONDS: '1' },
@@ -129,16 +165,16 @@ async function dispatcherFigures(build) {
   };
 }
 
-const samples = Object.fromEntries(builds.map((b) => [b.label, []]));
+const samples: Record<string, Figures[]> = Object.fromEntries(builds.map((b) => [b.label, []]));
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     const order = round % 2 === 0 ? builds : [...builds].reverse();
     for (const build of order) {
-      const figures = {
+      const figures: Figures = {
         ...(parts.has('server') ? await serverFigures(build) : {}),
         ...(parts.has('dispatch') ? { dispatch: await dispatcherFigures(build) } : {}),
       };
-      samples[build.label].push(figures);
+      samples[build.label]?.push(figures);
       process.stderr.write(`round ${round + 1}/${ROUNDS} ${build.label}: ${JSON.stringify(figures)}\n`);
     }
   }
@@ -146,30 +182,34 @@ try {
   await stopAll();
 }
 
-const FIGURES = [
-  ['GET /v0/pages?limit=20, req/s', (s) => s.listPages.rps],
-  ['GET /v0/pages?limit=20, server CPU µs/request', (s) => s.listPages.cpuPerRequest],
-  ['sequential getPage, req/s', (s) => s.getPage.rps],
-  ['sequential getPage, server CPU µs/request', (s) => s.getPage.cpuPerRequest],
-  ['sequential getAccount, req/s', (s) => s.getAccount.rps],
-  ['sequential getAccount, server CPU µs/request', (s) => s.getAccount.cpuPerRequest],
-  ['POST /v0/account_logs, req/s', (s) => s.ingestion.rps],
-  ['POST /v0/account_logs, server CPU µs/request', (s) => s.ingestion.cpuPerRequest],
-  ['one dispatcher, deliveries/s', (s) => s.dispatch.deliveriesPerS],
-  ['one dispatcher, its CPU µs/delivery', (s) => s.dispatch.dispatcherCpuPerDelivery],
-  ['one dispatcher, PostgreSQL CPU µs/delivery', (s) => s.dispatch.postgresCpuPerDelivery],
+/** The figures of the table: name, and how to read it from a round's figures. */
+const FIGURES: [string, (s: Figures) => number | undefined][] = [
+  ['GET /v0/pages?limit=20, req/s', (s) => s.listPages?.rps],
+  ['GET /v0/pages?limit=20, server CPU µs/request', (s) => s.listPages?.cpuPerRequest],
+  ['sequential getPage, req/s', (s) => s.getPage?.rps],
+  ['sequential getPage, server CPU µs/request', (s) => s.getPage?.cpuPerRequest],
+  ['sequential getAccount, req/s', (s) => s.getAccount?.rps],
+  ['sequential getAccount, server CPU µs/request', (s) => s.getAccount?.cpuPerRequest],
+  ['POST /v0/account_logs, req/s', (s) => s.ingestion?.rps],
+  ['POST /v0/account_logs, server CPU µs/request', (s) => s.ingestion?.cpuPerRequest],
+  ['one dispatcher, deliveries/s', (s) => s.dispatch?.deliveriesPerS],
+  ['one dispatcher, its CPU µs/delivery', (s) => s.dispatch?.dispatcherCpuPerDelivery],
+  ['one dispatcher, PostgreSQL CPU µs/delivery', (s) => s.dispatch?.postgresCpuPerDelivery],
 ];
-const fmt = (s) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
+const fmt = (s: Spread) => `${s.median.toFixed(0)} (${s.min.toFixed(0)}–${s.max.toFixed(0)})`;
 const measured = FIGURES.filter(([, read]) => {
   try {
-    return Number.isFinite(read(samples.this[0]));
+    const first = samples.this?.[0];
+    return first !== undefined && Number.isFinite(read(first));
   } catch {
     return false;
   }
 });
 const rows = measured.map(([name, read]) => {
-  const [base, mine] = builds.map((b) => spread(samples[b.label].map(read)));
-  return { name, baseline: base, this: mine, ratio: mine.median / base.median };
+  const [base, mine] = builds.map((b) => spread((samples[b.label] ?? []).map((s) => read(s) ?? Number.NaN)));
+  const none = spread([]);
+  const [baseline, self] = [base ?? none, mine ?? none];
+  return { name, baseline, this: self, ratio: self.median / baseline.median };
 });
 const table = [
   `| Figure (${ROUNDS} alternating rounds, ${SECONDS} s loads) | baseline | this build | ratio |`,

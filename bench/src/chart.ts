@@ -6,7 +6,7 @@ const PAD = { l: 60, r: 150, t: 40, b: 40 };
 const COLORS = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd'];
 
 /** Round tick values (steps of 1, 2 or 5 × 10^k) covering [min, max]. */
-function ticks(min, max, count = 5) {
+function ticks(min: number, max: number, count = 5): number[] {
   const raw = (max - min) / count || 1;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
@@ -16,16 +16,32 @@ function ticks(min, max, count = 5) {
   return out;
 }
 
-const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
-const num = (v) =>
+const esc = (s: string): string => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
+const num = (v: number): string =>
   Math.abs(v) >= 1000
     ? v.toLocaleString('en', { maximumFractionDigits: 0 })
     : Number(v.toPrecision(3)).toString();
 
+/** One line of a chart: its label and its points, `[x, y]`. */
+export interface Series {
+  label: string;
+  points: [number, number][];
+}
+
 /** `series`: [{ label, points: [[x, y], …] }]; `logX` for sizes spanning decades. */
-export function lineChart({ title, series, logX = false, yFromZero = true }) {
+export function lineChart({
+  title,
+  series,
+  logX = false,
+  yFromZero = true,
+}: {
+  title: string;
+  series: Series[];
+  logX?: boolean;
+  yFromZero?: boolean;
+}): string {
   const all = series.flatMap((s) => s.points);
-  const fx = logX ? Math.log10 : (v) => v;
+  const fx = logX ? Math.log10 : (v: number) => v;
   const xs = all.map(([x]) => fx(x));
   const ys = all.map(([, y]) => y);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
@@ -33,8 +49,8 @@ export function lineChart({ title, series, logX = false, yFromZero = true }) {
   const y1Raw = Math.max(...ys) * 1.1 || 1;
   const yTicks = ticks(y0, y1Raw);
   const y1 = Math.max(y1Raw, yTicks.at(-1) ?? y1Raw);
-  const px = (x) => PAD.l + ((fx(x) - x0) / (x1 - x0 || 1)) * (W - PAD.l - PAD.r);
-  const py = (y) => H - PAD.b - ((y - y0) / (y1 - y0)) * (H - PAD.t - PAD.b);
+  const px = (x: number) => PAD.l + ((fx(x) - x0) / (x1 - x0 || 1)) * (W - PAD.l - PAD.r);
+  const py = (y: number) => H - PAD.b - ((y - y0) / (y1 - y0)) * (H - PAD.t - PAD.b);
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="white"/>`,

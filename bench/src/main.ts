@@ -8,38 +8,26 @@
 // (pnpm build) and PostgreSQL at 127.0.0.1:5432 (BENCH_PG_URL); uses databases named bench*.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ensureDatabase, tenantKey } from './lib/db.mjs';
-import { redisAnswers, startOurs } from './lib/ours.mjs';
-import { MCP_MAIN, node20, node24, nodeVersion, ROOT, rssMiB, SERVER_MAIN, stopAll } from './lib/proc.mjs';
-import { emptyFigures, emptyReportLines } from './lib/smoke-check.mjs';
-import { machine, renderReport } from './report.mjs';
-import { runCitus } from './scenarios/citus.mjs';
-import { runConditional } from './scenarios/conditional.mjs';
-import { runIdempotency } from './scenarios/idempotency.mjs';
-import { runIngestion } from './scenarios/ingestion.mjs';
-import { runIsolation } from './scenarios/isolation.mjs';
-import { runMcp } from './scenarios/mcp.mjs';
-import { runMemory } from './scenarios/memory.mjs';
-import { runOverhead, seedPages } from './scenarios/overhead.mjs';
-import { runReplicaReads } from './scenarios/replica-reads.mjs';
-import { runScale } from './scenarios/scale.mjs';
-import { runWebhooks } from './scenarios/webhooks.mjs';
+import type { BenchContext, SharedContext } from './context.js';
+import { ensureDatabase, tenantKey } from './lib/db.js';
+import { redisAnswers, startOurs } from './lib/ours.js';
+import {
+  MCP_MAIN,
+  messageOf,
+  node20,
+  node24,
+  nodeVersion,
+  ROOT,
+  rssMiB,
+  SERVER_MAIN,
+  stopAll,
+} from './lib/proc.js';
+import { emptyFigures, emptyReportLines } from './lib/smoke-check.js';
+import { machine, renderReport } from './report.js';
+import type { BenchResults, ScenarioEntries, ScenarioName, ScenarioResults, Timed } from './results.js';
+import { seedPages } from './scenarios/overhead.js';
+import { ALL, SELF_CONTAINED, type Shared, STEPS } from './steps.js';
 
-const ALL = [
-  'overhead',
-  'scale',
-  'ingestion',
-  'webhooks',
-  'mcp',
-  'memory',
-  'isolation',
-  'idempotency',
-  'replicas',
-  'citus',
-  'conditional',
-];
-/** Scenarios on databases (and servers) of their own: alone, they need no shared `bench` database. */
-const SELF_CONTAINED = new Set(['idempotency', 'replicas', 'citus', 'conditional']);
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
@@ -49,7 +37,7 @@ const { values } = parseArgs({
     write: { type: 'boolean', default: false },
   },
 });
-const only = new Set(values.only ? values.only.split(',') : ALL);
+const only = new Set<string>(values.only ? values.only.split(',') : ALL);
 const smoke = values.smoke;
 // A smoke run is a quick run made smaller still: every `ctx.quick` size applies, and the
 // scenarios shrink further where they read `ctx.smoke`.
@@ -61,11 +49,11 @@ const mode = smoke ? 'smoke' : quick ? 'quick' : partial ? 'partial' : 'full';
 const startedAt = Date.now();
 
 /** Raw figures: a full run's beside the report it produced (committed), others' in bench/results. */
-const resultsFile = (runMode) =>
+const resultsFile = (runMode: string) =>
   runMode === 'full' ? `${ROOT}docs/benchmarks.json` : `${ROOT}bench/results/${runMode}.json`;
 
 /** Writes the report of `results` (docs/benchmarks.md and its charts, or bench/results/<mode>.md). */
-function write(results) {
+function write(results: BenchResults): string {
   const report = renderReport(results);
   // A smoke or partial run's figures never reach docs/, --write or not.
   const toDocs = mode === 'full' || (mode === 'quick' && values.write);
@@ -81,8 +69,8 @@ function write(results) {
 }
 
 if (values.render) {
-  // Re-renders the report of the last full run (e.g. after editing notes.mjs), measuring nothing.
-  write(JSON.parse(readFileSync(resultsFile(mode), 'utf8')));
+  // Re-renders the report of the last full run (e.g. after editing notes.ts), measuring nothing.
+  write(JSON.parse(readFileSync(resultsFile(mode), 'utf8')) as BenchResults);
   process.exit(0);
 }
 
@@ -93,7 +81,7 @@ for (const built of [SERVER_MAIN, MCP_MAIN, `${ROOT}packages/client/dist/index.j
   }
 }
 
-const ctx = {
+const ctx: BenchContext = {
   quick,
   smoke,
   reps: quick ? 1 : 3,
@@ -101,10 +89,10 @@ const ctx = {
   warmupSeconds: smoke ? 0.2 : quick ? 0.3 : 3,
   // A smoke run skips Node 20 even where one is installed: scenario 1's Node 24 rows are its check.
   nodes: { n24: node24(), n20: smoke ? undefined : node20({ optional: quick }) },
-  progress: (line) =>
+  progress: (line: string) =>
     process.stderr.write(`[${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)} s] ${line}\n`),
 };
-ctx.versions = {
+const versions = {
   node24: nodeVersion(ctx.nodes.n24),
   node20: ctx.nodes.n20 ? nodeVersion(ctx.nodes.n20) : smoke ? 'skipped (smoke run)' : 'none found (skipped)',
 };
@@ -120,93 +108,89 @@ process.once('SIGINT', stopOnSignal);
 process.once('SIGTERM', stopOnSignal);
 
 /** What a smoke run found wrong: scenarios that threw or left a figure empty. */
-const smokeFailures = [];
-const results = {
+const smokeFailures: string[] = [];
+/** The run's results; their `seconds` come once the run is over. */
+const results: Omit<BenchResults, 'seconds'> & { seconds?: number } = {
   quick,
   smoke,
   startedAt: new Date(startedAt).toISOString(),
   machine: machine(),
-  versions: ctx.versions,
+  versions,
 };
+/** Runs scenario `name` and keeps its result, with the seconds it took. */
+async function runStep<K extends ScenarioName>(name: K, shared: Shared | undefined): Promise<void> {
+  ctx.progress(`scenario ${name}`);
+  const t0 = Date.now();
+  let result: ScenarioResults[K];
+  try {
+    result = await STEPS[name](ctx, shared);
+  } catch (error) {
+    // A smoke run goes on to the other scenarios, so that one run names every failure.
+    if (!smoke) throw error;
+    smokeFailures.push(`${name} threw: ${(error instanceof Error && error.stack) || error}`);
+    ctx.progress(`scenario ${name} threw: ${messageOf(error)}`);
+    return;
+  }
+  const timed: Timed<ScenarioResults[K]> = Object.assign(result, { seconds: (Date.now() - t0) / 1000 });
+  const entries: ScenarioEntries = results;
+  entries[name] = timed;
+}
+
 try {
   // A full run starts from an empty database, so that the 1M-row load is part of it; a smoke run
   // from an empty database of its own, as on a fresh clone (its scale tenants load in a second).
   // A run of self-contained scenarios alone leaves the shared database (and its 1M rows) alone.
-  let ours24;
+  let shared: Shared | undefined;
   if (ALL.some((name) => only.has(name) && !SELF_CONTAINED.has(name))) {
     ctx.progress('preparing the bench database');
-    ctx.databaseUrl = smoke
+    const databaseUrl = smoke
       ? await ensureDatabase('bench_smoke', { fresh: true })
       : await ensureDatabase('bench', { fresh: !quick });
-    ctx.pages = tenantKey(ctx.databaseUrl, 'bench-pages');
-    ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl: ctx.databaseUrl });
-    ctx.ours24 = ours24;
-    await seedPages(ours24, ctx.pages.apiKey);
+    const sharedCtx: SharedContext = { ...ctx, databaseUrl, pages: tenantKey(databaseUrl, 'bench-pages') };
+    const ours24 = await startOurs({ name: 'ours-24', bin: ctx.nodes.n24, databaseUrl });
+    shared = { ctx: sharedCtx, ours24 };
+    await seedPages(ours24, sharedCtx.pages.apiKey);
     results.rssStart = rssMiB(ours24.pid);
   }
-  const steps = {
-    overhead: runOverhead,
-    scale: runScale,
-    ingestion: runIngestion,
-    webhooks: runWebhooks,
-    mcp: runMcp,
-    memory: runMemory,
-    isolation: runIsolation,
-    idempotency: runIdempotency,
-    conditional: runConditional,
-    replicas: runReplicaReads,
-    citus: runCitus,
-  };
   for (const name of ALL) {
     if (!only.has(name)) continue;
-    ctx.progress(`scenario ${name}`);
-    const t0 = Date.now();
-    try {
-      results[name] = await steps[name](ctx, ours24);
-    } catch (error) {
-      // A smoke run goes on to the other scenarios, so that one run names every failure.
-      if (!smoke) throw error;
-      smokeFailures.push(`${name} threw: ${error.stack ?? error}`);
-      ctx.progress(`scenario ${name} threw: ${error.message}`);
-      continue;
-    }
-    results[name].seconds = (Date.now() - t0) / 1000;
+    await runStep(name, shared);
   }
 } finally {
   await stopAll();
 }
-results.seconds = (Date.now() - startedAt) / 1000;
+const finished: BenchResults = { ...results, seconds: (Date.now() - startedAt) / 1000 };
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
 // A full run of some scenarios (--only) replaces just those in the last full report, which then
 // says which scenarios were measured again and when.
 const rerun = ALL.filter((name) => only.has(name));
-const merged =
+const merged: BenchResults =
   values.only && !quick && existsSync(resultsFile('full'))
     ? (() => {
-        const last = JSON.parse(readFileSync(resultsFile('full'), 'utf8'));
+        const last = JSON.parse(readFileSync(resultsFile('full'), 'utf8')) as BenchResults;
         return {
           ...last,
-          ...Object.fromEntries(rerun.map((name) => [name, results[name]])),
-          versions: results.versions,
+          ...Object.fromEntries(rerun.map((name) => [name, finished[name]])),
+          versions: finished.versions,
           remeasured: {
             ...last.remeasured,
             ...Object.fromEntries(
-              rerun.map((n) => [n, `${results.startedAt} (load average ${results.machine.loadAtStart})`]),
+              rerun.map((n) => [n, `${finished.startedAt} (load average ${finished.machine.loadAtStart})`]),
             ),
           },
         };
       })()
-    : results;
+    : finished;
 writeFileSync(resultsFile(mode), `${JSON.stringify(merged, null, 2)}\n`);
 const markdown = write(merged);
 if (smoke) {
-  for (const name of rerun) if (results[name]) smokeFailures.push(...emptyFigures(name, results[name]));
+  for (const name of rerun) if (finished[name]) smokeFailures.push(...emptyFigures(name, finished[name]));
   smokeFailures.push(...emptyReportLines(markdown));
   if (smokeFailures.length) {
     process.stderr.write(`\nSmoke run failed:\n${smokeFailures.map((f) => `- ${f}`).join('\n')}\n`);
     process.exit(1);
   }
   process.stderr.write(
-    `\nSmoke run passed: every scenario (${rerun.join(', ')}) produced its figures in ${results.seconds.toFixed(0)} s.\n`,
+    `\nSmoke run passed: every scenario (${rerun.join(', ')}) produced its figures in ${finished.seconds.toFixed(0)} s.\n`,
   );
 }

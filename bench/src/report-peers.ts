@@ -1,40 +1,33 @@
 // Scenario 4's table against the job queues (webhooks.peers, webhooks.peersOurs, webhooks.vsBestPeer)
 // and its targets, in Markdown.
-import { fmtSpread } from './lib/stats.mjs';
-import { NOTES } from './notes.mjs';
+import { fmtSpread } from './lib/stats.js';
+import { table, verdict } from './markdown.js';
+import { NOTES } from './notes.js';
+import type { PeerFigures, PeerPlan, Spread, WebhookPeersResult, WebhooksResult } from './results.js';
 
-const verdict = (ok) => (ok ? '**met**' : '**missed**');
-const f0 = (s) => fmtSpread(s, 0);
-const f2 = (s) => fmtSpread(s, 2);
-const n = (v) => v.toLocaleString('en');
-const cell = (s, digits = 0) => (s ? fmtSpread(s, digits) : '—');
-
-function table(header, rows) {
-  return [
-    `| ${header.join(' | ')} |`,
-    `|${header.map(() => '---').join('|')}|`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-}
+const f0 = (s: Spread | undefined) => fmtSpread(s, 0);
+const f2 = (s: Spread | undefined) => fmtSpread(s, 2);
+const n = (v: number) => v.toLocaleString('en');
+const cell = (s: Spread | undefined, digits = 0) => (s ? fmtSpread(s, digits) : '—');
 
 /** One row of the main table: deliveries/s and ours / it per size, enqueue time, CPU, RSS. */
-function rateRow(name, s, sizes) {
+function rateRow(name: string, s: PeerFigures, sizes: number[]): string[] {
   const bySize = sizes.flatMap((size) => {
     const at = s.bySize[size];
-    return [f0(at.deliveriesPerS), name === 'ours' ? '1' : f2(at.oursOver)];
+    return [f0(at?.deliveriesPerS), name === 'ours' ? '1' : f2(at?.oursOver)];
   });
-  const largest = sizes.at(-1);
+  const largest = sizes.at(-1) ?? 0;
   return [
     s.label + (name === 'bullmq' ? ' ¹' : ''),
     ...bySize,
-    fmtSpread(s.bySize[largest].enqueueSeconds, 2),
+    fmtSpread(s.bySize[largest]?.enqueueSeconds, 2),
     `${s.cpuUsPerDelivery.median.toFixed(0)} / ${s.databaseCpuUsPerDelivery.median.toFixed(0)} / ${s.receiverCpuUsPerDelivery.median.toFixed(0)}`,
     s.rssMiB.median.toFixed(0),
   ];
 }
 
 /** How the drains were run: warm workers and a receiver of its own since `warmupEvents` is recorded. */
-function drainSetup(run) {
+function drainSetup(run: PeerPlan): string {
   const sizes = run.sizes.map(n).join(' and ');
   if (!run.warmupEvents) {
     return `Backlogs of ${sizes} events over ${run.tenants} tenants, enqueued in batches of 200 before the workers start (enqueue time apart); rate from the first to the last arrival.`;
@@ -43,22 +36,29 @@ function drainSetup(run) {
 }
 
 /** The section on the peers; empty for reports measured before they were. */
-export function peersSection(w) {
-  if (!w.peers) return [];
+export function peersSection(w: WebhooksResult): string[] {
+  if (!w.peers || !w.peerRun || !w.peersOurs || !w.vsBestPeer) return [];
+  const peers: WebhookPeersResult['peers'] = w.peers;
   const run = w.peerRun;
   const sizes = run.sizes;
-  const largest = sizes.at(-1);
+  const largest = sizes.at(-1) ?? 0;
   const ours = w.peersOurs;
   const vs = w.vsBestPeer;
-  const best = w.peers[vs.peer];
-  const durableNames = Object.keys(w.peers).filter((k) => w.peers[k].durable);
+  const best = peers[vs.peer];
+  const durableNames = Object.keys(peers).filter((k) => peers[k]?.durable);
+  const oursRow = (name: string) => {
+    const figures = ours[name];
+    return figures ? [rateRow(name, figures, sizes)] : [];
+  };
   const rows = [
-    rateRow('ours', ours.ours, sizes),
-    rateRow('ours-2', ours['ours-2'], sizes),
-    ...Object.entries(w.peers).map(([name, s]) => rateRow(name, s, sizes)),
+    ...oursRow('ours'),
+    ...oursRow('ours-2'),
+    ...Object.entries(peers).map(([name, s]) => rateRow(name, s, sizes)),
   ];
-  const withLog = Object.entries(w.peers).filter(([, s]) => s.withLogRow);
-  const quality = [['ours', ours.ours], ...Object.entries(w.peers).filter(([, s]) => s.p50Ms)];
+  const withLog = Object.entries(peers).flatMap(([, s]) =>
+    s.withLogRow ? [{ ...s, withLogRow: s.withLogRow }] : [],
+  );
+  const quality = [...(ours.ours ? [ours.ours] : []), ...Object.values(peers).filter((s) => s.p50Ms)];
   return [
     '',
     `### Against the job queues a team would pick`,
@@ -92,7 +92,7 @@ export function peersSection(w) {
         'CPU µs per delivery: workers',
         'PostgreSQL CPU µs per delivery',
       ],
-      withLog.map(([, s]) => [
+      withLog.map((s) => [
         s.label,
         f0(s.withLogRow.deliveriesPerS),
         f2(s.withLogRow.oursOver),
@@ -101,11 +101,11 @@ export function peersSection(w) {
       ]),
     ),
     '',
-    `**Latency and crashes.** Commit-to-receipt at ${run.latencyRate} events/s for ${run.latencySeconds} s to one idle worker process, after one event delivered and then a second of events at the same rate, unmeasured (its start-up: prepared statements, compiled code); then, once per round, ${n(run.crashEvents)} events committed in batches of 20 while one worker delivers them, the worker killed -9 a third of the way, the supervisor's step for a dead worker (graphile-worker: \`forceUnlockWorkers\`, as it keeps a dead worker's locks for 4 hours; the others: their ${run.settings.ours.WEBHOOKS_LEASE_MS / 1000} s lease or lock runs out) and a new worker started: duplicates are arrivals beyond an event's first, lost are events not arrived within the lease + 120 s.`,
+    `**Latency and crashes.** Commit-to-receipt at ${run.latencyRate} events/s for ${run.latencySeconds} s to one idle worker process, after one event delivered and then a second of events at the same rate, unmeasured (its start-up: prepared statements, compiled code); then, once per round, ${n(run.crashEvents)} events committed in batches of 20 while one worker delivers them, the worker killed -9 a third of the way, the supervisor's step for a dead worker (graphile-worker: \`forceUnlockWorkers\`, as it keeps a dead worker's locks for 4 hours; the others: their ${Number(run.settings.ours.WEBHOOKS_LEASE_MS) / 1000} s lease or lock runs out) and a new worker started: duplicates are arrivals beyond an event's first, lost are events not arrived within the lease + 120 s.`,
     '',
     table(
       ['System', 'p50 ms', 'p99 ms', 'kill -9: duplicates', 'kill -9: lost'],
-      quality.map(([, s]) => [
+      quality.map((s) => [
         s.label,
         cell(s.p50Ms, 1),
         cell(s.p99Ms, 1),
@@ -114,8 +114,8 @@ export function peersSection(w) {
       ]),
     ),
     '',
-    `Targets against the fastest durable peer (${best.label}, at ${n(vs.events)} events): ours ≥ 1.5 × its deliveries/s, ratio within each round — 1 process ${f2(vs)} ${verdict(vs.median >= 1.5)}, 2 processes ${f2(vs.twoDispatchers)} ${verdict(vs.twoDispatchers.median >= 1.5)}; ours' PostgreSQL CPU per delivery ≤ its: ${vs.pgCpu.ours.toFixed(0)} vs ${vs.pgCpu.peer.toFixed(0)} µs ${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)}; commit-to-receipt at most the best durable peer's (${durableNames
-      .map((k) => w.peers[k].label.split(',')[0])
+    `Targets against the fastest durable peer (${best?.label}, at ${n(vs.events)} events): ours ≥ 1.5 × its deliveries/s, ratio within each round — 1 process ${f2(vs)} ${verdict(vs.median >= 1.5)}, 2 processes ${f2(vs.twoDispatchers)} ${verdict(vs.twoDispatchers.median >= 1.5)}; ours' PostgreSQL CPU per delivery ≤ its: ${vs.pgCpu.ours.toFixed(0)} vs ${vs.pgCpu.peer.toFixed(0)} µs ${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)}; commit-to-receipt at most the best durable peer's (${durableNames
+      .map((k) => peers[k]?.label.split(',')[0])
       .filter((v, i, a) => a.indexOf(v) === i)
       .join(
         ', ',

@@ -1,8 +1,30 @@
 // Load generation on loopback with autocannon: bounded in time, stops by itself.
 import { performance } from 'node:perf_hooks';
-import autocannon from 'autocannon';
+import autocannon, { type RequestSpec } from 'autocannon';
 import { Pool } from 'undici';
-import { percentile } from './stats.mjs';
+import { percentile } from './stats.js';
+
+/** What a load measured: requests/s, latency percentiles (ms) and failures. */
+export interface LoadRun {
+  rps: number;
+  total: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** A load of {@link hammer}. */
+export interface HammerOptions {
+  url: string;
+  seconds: number;
+  connections?: number;
+  headers?: Record<string, string>;
+  requests?: RequestSpec[];
+  method?: string;
+  body?: string;
+  overallRate?: number;
+}
 
 /**
  * Runs autocannon against `url` for `seconds`; returns requests/s, latency percentiles (ms) and
@@ -17,7 +39,7 @@ export async function hammer({
   method,
   body,
   overallRate,
-}) {
+}: HammerOptions): Promise<LoadRun> {
   const optional = { method, body, requests, overallRate };
   const result = await autocannon({
     url,
@@ -38,15 +60,30 @@ export async function hammer({
   };
 }
 
+/** A request of {@link latency}'s: a path with the load's headers, or a path with headers of its own. */
+export type NextRequest = string | { path: string; headers: Record<string, string> };
+
 /**
  * Closed-loop latency with sub-millisecond resolution (autocannon's percentiles are whole
  * milliseconds): `connections` undici clients each issue `path()` back to back for `seconds`.
  * `path()` may answer `{ path, headers }` instead of a path, for a request of its own headers
  * (another tenant's key); `total` is the number of requests answered.
  */
-export async function latency({ url, seconds, connections = 4, headers = {}, path }) {
+export async function latency({
+  url,
+  seconds,
+  connections = 4,
+  headers = {},
+  path,
+}: {
+  url: string;
+  seconds: number;
+  connections?: number;
+  headers?: Record<string, string>;
+  path: () => NextRequest;
+}): Promise<LoadRun> {
   const pool = new Pool(url, { connections, pipelining: 1 });
-  const samples = [];
+  const samples: number[] = [];
   let failures = 0;
   const until = performance.now() + seconds * 1000;
   const worker = async () => {

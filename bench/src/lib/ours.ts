@@ -2,7 +2,7 @@
 // validation off), rate limiting in Redis, no in-process webhook dispatcher.
 import { randomBytes } from 'node:crypto';
 import { tcpAnswers } from '@customer-api/test-server';
-import { freePort, SERVER_MAIN, startProcess } from './proc.mjs';
+import { freePort, SERVER_MAIN, type ServerHandle, startProcess } from './proc.js';
 
 /** The key of stored secrets of every server this run starts (a restart reads what the last one sealed). */
 const SECRETS_KEY = randomBytes(32).toString('base64');
@@ -14,7 +14,7 @@ const SECRETS_KEY = randomBytes(32).toString('base64');
 const benchRedisUrl = () => process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/7';
 
 /** Whether the rate limiter's Redis accepts a TCP connection within a second. */
-export function redisAnswers() {
+export function redisAnswers(): Promise<boolean> {
   const url = benchRedisUrl();
   return url ? tcpAnswers(url, 6379) : Promise.resolve(false);
 }
@@ -23,7 +23,21 @@ export function redisAnswers() {
  * Starts our server (`main`: this checkout's build unless another's is given) on `bin` against
  * PostgreSQL (`databaseUrl`) or PGlite (`dataDir`).
  */
-export async function startOurs({ name, bin, main = SERVER_MAIN, databaseUrl, dataDir, env = {} }) {
+export async function startOurs({
+  name,
+  bin,
+  main = SERVER_MAIN,
+  databaseUrl,
+  dataDir,
+  env = {},
+}: {
+  name: string;
+  bin: string;
+  main?: string;
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  env?: Record<string, string>;
+}): Promise<ServerHandle> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   return startProcess({
@@ -49,7 +63,13 @@ export async function startOurs({ name, bin, main = SERVER_MAIN, databaseUrl, da
 }
 
 /** JSON request to a running server with an API key. */
-export async function api(url, apiKey, method, path, body) {
+export async function api<T = Record<string, unknown>>(
+  url: string,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
@@ -57,5 +77,5 @@ export async function api(url, apiKey, method, path, body) {
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
+  return JSON.parse(text) as T;
 }

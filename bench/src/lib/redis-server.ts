@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tcpAnswers } from '@customer-api/test-server';
-import { freePort } from './proc.mjs';
+import { freePort } from './proc.js';
 
 /** The redis-server binary: REDIS_SERVER, else Debian's, installed with apt-get when missing. */
 export function redisServerBinary() {

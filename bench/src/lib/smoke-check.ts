@@ -4,7 +4,7 @@
 // undefined or Infinity means a scenario ran without measuring what it reports.
 
 /** Paths (`a.b[2].c`) under `value` holding a non-finite number or an empty list. */
-function emptyPaths(value, path, out) {
+function emptyPaths(value: unknown, path: string, out: string[]): string[] {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) out.push(`${path} = ${value}`);
   } else if (Array.isArray(value)) {
@@ -16,13 +16,13 @@ function emptyPaths(value, path, out) {
   return out;
 }
 
-/** What is missing from scenario `name`'s figures (`result`, as main.mjs stores it); empty when all are there. */
-export function emptyFigures(name, result) {
+/** What is missing from scenario `name`'s figures (`result`, as main.ts stores it); empty when all are there. */
+export function emptyFigures(name: string, result: unknown): string[] {
   return emptyPaths(result, name, []).map((p) => `${p}: no figure`);
 }
 
 /** Lines of a rendered report that print NaN, undefined or Infinity where a figure belongs. */
-export function emptyReportLines(markdown) {
+export function emptyReportLines(markdown: string): string[] {
   return markdown
     .split('\n')
     .filter((line) => /\b(NaN|undefined|Infinity)\b/.test(line))

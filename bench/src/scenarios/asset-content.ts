@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node bench/src/scenarios/asset-content.mjs [--mib=1024]
+// node bench/dist/scenarios/asset-content.js [--mib=1024]
 // Issue 14: uploads and downloads one large asset (default 1 GiB) through a production server on
 // PostgreSQL (chunked rows) and on the embedded database (DATA_DIR/assets), sampling the server
 // process's RSS every 50 ms: before, after, and the peak of each transfer. Needs `pnpm build` and
@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { ensureDatabase, tenantKey } from '../lib/db.mjs';
-import { api, startOurs } from '../lib/ours.mjs';
-import { node24, rssMiB, stopAll, stopProcess } from '../lib/proc.mjs';
+import { ensureDatabase, tenantKey } from '../lib/db.js';
+import { api, startOurs } from '../lib/ours.js';
+import { node24, rssMiB, stopAll, stopProcess } from '../lib/proc.js';
 
 const { values } = parseArgs({ options: { mib: { type: 'string', default: '1024' } } });
 const MIB = Number(values.mib);
@@ -19,7 +19,10 @@ const piece = Buffer.alloc(1024 * 1024);
 for (let i = 0; i < piece.length; i += 1) piece[i] = (i * 31 + 7) % 256;
 
 /** Runs `work` while sampling the RSS of `pid`; returns the work's seconds and the peak RSS. */
-async function sampled(pid, work) {
+async function sampled(
+  pid: number,
+  work: () => Promise<void>,
+): Promise<{ seconds: number; peakMiB: number }> {
   let peak = rssMiB(pid);
   const timer = setInterval(() => {
     peak = Math.max(peak, rssMiB(pid));
@@ -33,7 +36,7 @@ async function sampled(pid, work) {
   return { seconds: (performance.now() - started) / 1000, peakMiB: Math.round(Math.max(peak, rssMiB(pid))) };
 }
 
-async function measure(store, { databaseUrl, dataDir }) {
+async function measure(store: string, { databaseUrl, dataDir }: { databaseUrl?: string; dataDir?: string }) {
   const key = databaseUrl
     ? tenantKey(databaseUrl, 'bench-assets')
     : tenantKey(undefined, 'bench-assets', { DATA_DIR: dataDir, DATABASE_URL: '' });
@@ -49,12 +52,12 @@ async function measure(store, { databaseUrl, dataDir }) {
     },
   });
   try {
-    const asset = await api(server.url, key.apiKey, 'POST', '/v0/assets', {
+    const asset = await api<{ assetId: string }>(server.url, key.apiKey, 'POST', '/v0/assets', {
       name: 'big',
       data: { type: 'video', fileId: 'f' },
     });
     const beforeMiB = Math.round(rssMiB(server.pid));
-    let updated;
+    let updated: { downloadUrl: string } | undefined;
     const upload = await sampled(server.pid, async () => {
       const body = Readable.from(
         (function* () {
@@ -68,17 +71,18 @@ async function measure(store, { databaseUrl, dataDir }) {
         duplex: 'half',
       });
       if (res.status !== 200) throw new Error(`upload: ${res.status} ${await res.text()}`);
-      updated = await res.json();
+      updated = (await res.json()) as { downloadUrl: string };
     });
     const afterUploadMiB = Math.round(rssMiB(server.pid));
     let bytes = 0;
     const download = await sampled(server.pid, async () => {
-      const res = await fetch(updated.downloadUrl);
+      const res = await fetch(updated?.downloadUrl ?? '');
+      if (!res.body) throw new Error(`download: ${res.status} without a body`);
       for await (const chunk of res.body) bytes += chunk.length;
     });
     if (bytes !== MIB * 1024 * 1024) throw new Error(`download: ${bytes} bytes`);
     const afterMiB = Math.round(rssMiB(server.pid));
-    const rate = (s) => Math.round(MIB / s);
+    const rate = (s: number) => Math.round(MIB / s);
     return {
       store,
       mib: MIB,

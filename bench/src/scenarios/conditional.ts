@@ -7,10 +7,13 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { ensureDatabase, tenantKey } from '../lib/db.mjs';
-import { startOurs } from '../lib/ours.mjs';
-import { stopProcess } from '../lib/proc.mjs';
-import { percentile } from '../lib/stats.mjs';
+import type { BenchContext } from '../context.js';
+import { ensureDatabase, tenantKey } from '../lib/db.js';
+import { startOurs } from '../lib/ours.js';
+import { stopProcess } from '../lib/proc.js';
+import { percentile } from '../lib/stats.js';
+import type { Table } from '../markdown.js';
+import type { ConditionalLatency, ConditionalResult } from '../results.js';
 
 const CONNECTIONS = 16;
 const PAGE = {
@@ -21,7 +24,14 @@ const PAGE = {
   pageType: 'inbound',
 };
 
-async function send(http, apiKey, method, path, body, headers = {}) {
+async function send(
+  http: Pool,
+  apiKey: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; etag: string | undefined; text: string }> {
   const res = await http.request({
     method,
     path,
@@ -29,10 +39,17 @@ async function send(http, apiKey, method, path, body, headers = {}) {
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.body.text();
-  return { status: res.statusCode, etag: res.headers.etag, text };
+  const { etag } = res.headers;
+  return { status: res.statusCode, etag: typeof etag === 'string' ? etag : undefined, text };
 }
 
-async function timed(http, apiKey, path, headers, expected) {
+async function timed(
+  http: Pool,
+  apiKey: string,
+  path: string,
+  headers: Record<string, string>,
+  expected: number,
+): Promise<number> {
   const t0 = performance.now();
   const res = await http.request({ method: 'GET', path, headers: { 'x-api-key': apiKey, ...headers } });
   await res.body.dump();
@@ -42,7 +59,14 @@ async function timed(http, apiKey, path, headers, expected) {
 }
 
 /** p50/p99 of a whole read and of a 304, alternating request by request on one connection. */
-async function latencies(http, apiKey, path, etag, samples, warmUp) {
+async function latencies(
+  http: Pool,
+  apiKey: string,
+  path: string,
+  etag: string,
+  samples: number,
+  warmUp: number,
+): Promise<Omit<ConditionalLatency, 'bytes'>> {
   for (let i = 0; i < warmUp; i += 1) {
     await timed(http, apiKey, path, {}, 200);
     await timed(http, apiKey, path, { 'if-none-match': etag }, 304);
@@ -61,7 +85,14 @@ async function latencies(http, apiKey, path, etag, samples, warmUp) {
 }
 
 /** Requests per second from {@link CONNECTIONS} connections for `seconds`. */
-async function rate(url, apiKey, path, headers, expected, seconds) {
+async function rate(
+  url: string,
+  apiKey: string,
+  path: string,
+  headers: Record<string, string>,
+  expected: number,
+  seconds: number,
+): Promise<number> {
   const http = new Pool(url, { connections: CONNECTIONS });
   const end = performance.now() + seconds * 1000;
   let done = 0;
@@ -81,7 +112,7 @@ async function rate(url, apiKey, path, headers, expected, seconds) {
 }
 
 /** Microseconds per SHA-256 of `bytes` bytes (what a tag costs beyond serialising the body). */
-function hashMicros(bytes, rounds) {
+function hashMicros(bytes: number, rounds: number): number {
   const body = Buffer.alloc(bytes, 'a');
   const t0 = performance.now();
   for (let i = 0; i < rounds; i += 1) createHash('sha256').update(body).digest('base64url');
@@ -89,7 +120,7 @@ function hashMicros(bytes, rounds) {
 }
 
 /** Runs scenario 11 against its own database and server process (PostgreSQL, Node 24). */
-export async function runConditional(ctx) {
+export async function runConditional(ctx: BenchContext): Promise<ConditionalResult> {
   const samples = Number(process.env.BENCH_CONDITIONAL_SAMPLES ?? (ctx.smoke ? 50 : ctx.quick ? 300 : 2000));
   const seconds = ctx.smoke ? 1 : ctx.quick ? 2 : 8;
   const rounds = ctx.smoke || ctx.quick ? 1 : 3;
@@ -102,9 +133,11 @@ export async function runConditional(ctx) {
   const server = await startOurs({ name: 'ours-24-conditional', bin: ctx.nodes.n24, databaseUrl });
   const http = new Pool(server.url, { connections: 1 });
   try {
-    const page = JSON.parse((await send(http, apiKey, 'POST', '/v0/pages', PAGE)).text);
+    const page = JSON.parse((await send(http, apiKey, 'POST', '/v0/pages', PAGE)).text) as { pageId: string };
     const pagePath = `/v0/pages/${page.pageId}`;
-    const audience = JSON.parse((await send(http, apiKey, 'POST', `${pagePath}/audiences`, {})).text);
+    const audience = JSON.parse((await send(http, apiKey, 'POST', `${pagePath}/audiences`, {})).text) as {
+      audienceId: string;
+    };
     const historyPath = `${pagePath}/audiences/${audience.audienceId}/messages`;
     for (let i = 0; i < 40; i += 1)
       await send(http, apiKey, 'POST', historyPath, {
@@ -116,11 +149,11 @@ export async function runConditional(ctx) {
     const latency = {
       getPage: {
         bytes: pageRead.text.length,
-        ...(await latencies(http, apiKey, pagePath, pageRead.etag, samples, 100)),
+        ...(await latencies(http, apiKey, pagePath, pageRead.etag ?? '', samples, 100)),
       },
       getAudienceMessages: {
         bytes: historyRead.text.length,
-        ...(await latencies(http, apiKey, historyPath, historyRead.etag, Math.ceil(samples / 4), 25)),
+        ...(await latencies(http, apiKey, historyPath, historyRead.etag ?? '', Math.ceil(samples / 4), 25)),
       },
     };
     ctx.progress('conditional: latency done');
@@ -131,7 +164,7 @@ export async function runConditional(ctx) {
         server.url,
         apiKey,
         pagePath,
-        { 'if-none-match': pageRead.etag },
+        { 'if-none-match': pageRead.etag ?? '' },
         304,
         seconds,
       );
@@ -149,11 +182,12 @@ export async function runConditional(ctx) {
   }
 }
 
-const ms = (v) => v.toFixed(2);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const ms = (v: number) => v.toFixed(2);
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** The report's section of scenario 11. */
-export function renderConditional(r, table) {
+export function renderConditional(r: ConditionalResult, table: Table): string {
   const rows = Object.entries(r.latency).map(([name, l]) => [
     `\`${name}\``,
     l.bytes.toLocaleString('en-US'),

@@ -6,42 +6,68 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.mjs';
-import { startOurs } from '../lib/ours.mjs';
-import { stopProcess } from '../lib/proc.mjs';
-import { percentile } from '../lib/stats.mjs';
+import type { BenchContext } from '../context.js';
+import { ensureDatabase, pool as pgPool, tenantKey } from '../lib/db.js';
+import { startOurs } from '../lib/ours.js';
+import { stopProcess } from '../lib/proc.js';
+import { percentile } from '../lib/stats.js';
+import type { Table } from '../markdown.js';
+import type { IdempotencyLatency, IdempotencyResult, KeyTable } from '../results.js';
+
+/** One request of an operation: its path and JSON body. */
+interface Creation {
+  path: string;
+  body: unknown;
+}
 
 const SHORT_TTL_S = 10;
 const CONCURRENCY = 16;
 
 const PAGE = { name: 'Bench', title: 'Bench', pageContext: 'ctx', brandId: 'b', pageType: 'inbound' };
-const OPERATIONS = {
-  createAccountLog: (n) => ({
-    path: '/v0/account_logs',
-    body: { source: 'bench', type: 'page-view', domain: `d${n % 50}.idem.example`, payload: { n } },
-  }),
+/** A keyed or plain account log creation (the fill's requests). */
+const createAccountLog = (n: number): Creation => ({
+  path: '/v0/account_logs',
+  body: { source: 'bench', type: 'page-view', domain: `d${n % 50}.idem.example`, payload: { n } },
+});
+const OPERATIONS: Record<string, (n: number) => Creation> = {
+  createAccountLog,
   createPage: () => ({ path: '/v0/pages', body: PAGE }),
 };
 
-async function post(http, apiKey, { path, body }, key) {
-  const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+/** A creation answered otherwise than 201, with the status. */
+class StatusError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+async function post(http: Pool, apiKey: string, { path, body }: Creation, key?: string): Promise<number> {
+  const headers: Record<string, string> = { 'x-api-key': apiKey, 'content-type': 'application/json' };
   if (key) headers['idempotency-key'] = key;
   const t0 = performance.now();
   const res = await http.request({ method: 'POST', path, headers, body: JSON.stringify(body) });
   await res.body.dump();
   const ms = performance.now() - t0;
-  if (res.statusCode !== 201)
-    throw Object.assign(new Error(`${path}: ${res.statusCode}`), { status: res.statusCode });
+  if (res.statusCode !== 201) throw new StatusError(`${path}: ${res.statusCode}`, res.statusCode);
   return ms;
 }
 
 /** {@link post}, repeated with the same key on 429, 503 and a running key's 409, as the client does. */
-async function postRetrying(http, apiKey, request, key, counts) {
+async function postRetrying(
+  http: Pool,
+  apiKey: string,
+  request: Creation,
+  key: string,
+  counts: { retries: number },
+): Promise<number> {
   for (;;) {
     try {
       return await post(http, apiKey, request, key);
     } catch (err) {
-      if (![409, 429, 503].includes(err.status)) throw err;
+      if (!(err instanceof StatusError) || ![409, 429, 503].includes(err.status)) throw err;
       counts.retries += 1;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -49,9 +75,14 @@ async function postRetrying(http, apiKey, request, key, counts) {
 }
 
 /** p50/p99 with and without a key, alternating request by request on one connection. */
-async function latencies(url, apiKey, samples, warmUp) {
+async function latencies(
+  url: string,
+  apiKey: string,
+  samples: number,
+  warmUp: number,
+): Promise<Record<string, IdempotencyLatency>> {
   const http = new Pool(url, { connections: 1 });
-  const out = {};
+  const out: Record<string, IdempotencyLatency> = {};
   try {
     for (const [name, make] of Object.entries(OPERATIONS)) {
       for (let i = 0; i < warmUp; i += 1) await post(http, apiKey, make(i), i % 2 ? randomUUID() : undefined);
@@ -77,7 +108,7 @@ async function latencies(url, apiKey, samples, warmUp) {
 }
 
 /** p50 of one PostgreSQL round trip (`SELECT 1`) from this process: what a keyed write adds four of. */
-async function roundTripMs(databaseUrl, samples) {
+async function roundTripMs(databaseUrl: string, samples: number): Promise<number> {
   const db = pgPool(databaseUrl, 1);
   try {
     const times = [];
@@ -93,7 +124,7 @@ async function roundTripMs(databaseUrl, samples) {
 }
 
 /** `count` keyed createAccountLog requests from CONCURRENCY connections; then the table's size. */
-async function fill(url, apiKey, databaseUrl, count) {
+async function fill(url: string, apiKey: string, databaseUrl: string, count: number): Promise<KeyTable> {
   const http = new Pool(url, { connections: CONCURRENCY });
   let next = 0;
   const counts = { retries: 0 };
@@ -101,7 +132,7 @@ async function fill(url, apiKey, databaseUrl, count) {
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       for (let n = next++; n < count; n = next++) {
-        await postRetrying(http, apiKey, OPERATIONS.createAccountLog(n), randomUUID(), counts);
+        await postRetrying(http, apiKey, createAccountLog(n), randomUUID(), counts);
       }
     }),
   );
@@ -109,17 +140,23 @@ async function fill(url, apiKey, databaseUrl, count) {
   await http.close();
   const db = pgPool(databaseUrl, 1);
   try {
-    const { rows } = await db.query(
+    const { rows } = await db.query<Pick<KeyTable, 'rows' | 'bytes' | 'heap'>>(
       `SELECT count(*)::int AS rows, pg_total_relation_size('idempotency_keys')::float8 AS bytes,
               pg_relation_size('idempotency_keys')::float8 AS heap FROM idempotency_keys`,
     );
-    return { creations: count, seconds, rate: count / seconds, retries: counts.retries, ...rows[0] };
+    const size = rows[0] ?? { rows: 0, bytes: 0, heap: 0 };
+    return { creations: count, seconds, rate: count / seconds, retries: counts.retries, ...size };
   } finally {
     await db.end();
   }
 }
 
-async function measureTable(ctx, name, creations, env) {
+async function measureTable(
+  ctx: BenchContext,
+  name: string,
+  creations: number,
+  env: Record<string, string>,
+): Promise<KeyTable> {
   const databaseUrl = await ensureDatabase(name, { fresh: true });
   const key = tenantKey(databaseUrl, 'bench-idempotency');
   const server = await startOurs({ name, bin: ctx.nodes.n24, databaseUrl, env });
@@ -131,7 +168,7 @@ async function measureTable(ctx, name, creations, env) {
 }
 
 /** Runs scenario 8 against its own databases and server processes (PostgreSQL, Node 24). */
-export async function runIdempotency(ctx) {
+export async function runIdempotency(ctx: BenchContext): Promise<IdempotencyResult> {
   const samples = Number(process.env.BENCH_IDEMPOTENCY_SAMPLES ?? (ctx.smoke ? 50 : ctx.quick ? 300 : 1000));
   const creations = Number(
     process.env.BENCH_IDEMPOTENCY_CREATIONS ?? (ctx.smoke ? 300 : ctx.quick ? 2_000 : 100_000),
@@ -143,8 +180,8 @@ export async function runIdempotency(ctx) {
   const databaseUrl = await ensureDatabase('bench_idem', { fresh: true });
   const key = tenantKey(databaseUrl, 'bench-idempotency-latency');
   const server = await startOurs({ name: 'ours-24-idem', bin: ctx.nodes.n24, databaseUrl });
-  let latency;
-  let roundTrip;
+  let latency: Record<string, IdempotencyLatency>;
+  let roundTrip: number;
   try {
     latency = await latencies(server.url, key.apiKey, samples, ctx.smoke ? 20 : 200);
     roundTrip = await roundTripMs(databaseUrl, samples);
@@ -168,11 +205,11 @@ export async function runIdempotency(ctx) {
   };
 }
 
-const ms = (v) => v.toFixed(2);
-const mib = (bytes) => (bytes / 1024 / 1024).toFixed(1);
+const ms = (v: number) => v.toFixed(2);
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 /** The report's section of scenario 8. */
-export function renderIdempotency(r, table) {
+export function renderIdempotency(r: IdempotencyResult, table: Table): string {
   const rows = Object.entries(r.latency).map(([name, l]) => [
     `\`${name}\``,
     ms(l.p50.plain),
@@ -181,7 +218,7 @@ export function renderIdempotency(r, table) {
     ms(l.p99.plain),
     ms(l.p99.keyed),
   ]);
-  const size = (label, t) => [
+  const size = (label: string, t: KeyTable) => [
     label,
     t.creations.toLocaleString('en-US'),
     t.rows.toLocaleString('en-US'),

@@ -4,17 +4,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli, pool, tenantKey } from '../lib/db.mjs';
-import { hammer } from '../lib/load.mjs';
-import { startOurs } from '../lib/ours.mjs';
-import { runJsonScript, stopProcess } from '../lib/proc.mjs';
-import { spread } from '../lib/stats.mjs';
+import type { RequestSpec } from 'autocannon';
+import type { BenchContext, SharedContext } from '../context.js';
+import { cli, pool, type TenantKey, tenantKey } from '../lib/db.js';
+import { hammer, type LoadRun } from '../lib/load.js';
+import { startOurs } from '../lib/ours.js';
+import { runJsonScript, type ServerHandle, stopProcess } from '../lib/proc.js';
+import { spread } from '../lib/stats.js';
+import type { Counts, IngestionCheck, IngestionResult } from '../results.js';
 
 const CONNECTIONS = 50;
 const DOMAINS = 500;
 
 /** autocannon requests: request i carries key `${runId}-${floor(i / 2)}`, so every key comes twice. */
-function logRequests(runId, sent, statuses) {
+function logRequests(runId: string, sent: Set<string>, statuses: Counts): RequestSpec[] {
   let i = 0;
   return [
     {
@@ -44,11 +47,19 @@ function logRequests(runId, sent, statuses) {
   ];
 }
 
+/** A run of idempotent creations: the load's figures, the keys it sent and the answers by status. */
+export type IngestionRun = LoadRun & { keysSent: number; statuses: Counts };
+
 /** `ctx.loadSeconds` of idempotent creations on `server` (also scenario 10's, on each database). */
-export async function viaApi(ctx, server, apiKey, label) {
+export async function viaApi(
+  ctx: Pick<BenchContext, 'loadSeconds'>,
+  server: { url: string },
+  apiKey: string,
+  label: string,
+): Promise<IngestionRun> {
   const runId = `${label}-${Date.now()}`;
-  const sent = new Set();
-  const statuses = {};
+  const sent = new Set<string>();
+  const statuses: Counts = {};
   const result = await hammer({
     url: server.url,
     headers: { 'x-api-key': apiKey },
@@ -60,10 +71,14 @@ export async function viaApi(ctx, server, apiKey, label) {
 }
 
 /** One entry per key, no more entries than keys sent, counters equal to the rows. */
-export async function verify(databaseUrl, tenantId, keysSent) {
+export async function verify(
+  databaseUrl: string,
+  tenantId: string,
+  keysSent: number,
+): Promise<IngestionCheck> {
   const db = pool(databaseUrl, 1);
   try {
-    const { rows } = await db.query(
+    const { rows } = await db.query<Omit<IngestionCheck, 'duplicates' | 'countersExact' | 'withinSent'>>(
       `SELECT (SELECT count(*)::int FROM account_activity WHERE tenant_id = $1) AS entries,
               (SELECT count(DISTINCT idempotency_key)::int FROM account_activity WHERE tenant_id = $1) AS keys,
               (SELECT coalesce(sum(account_logs_count), 0)::int FROM accounts WHERE tenant_id = $1) AS counted,
@@ -72,6 +87,7 @@ export async function verify(databaseUrl, tenantId, keysSent) {
       [tenantId],
     );
     const v = rows[0];
+    if (!v) throw new Error('no counts of the ingestion tenant');
     return {
       ...v,
       duplicates: v.entries - v.keys,
@@ -83,7 +99,9 @@ export async function verify(databaseUrl, tenantId, keysSent) {
   }
 }
 
-async function pgliteServer(ctx) {
+async function pgliteServer(
+  ctx: BenchContext,
+): Promise<{ server: ServerHandle; key: TenantKey; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-pglite-'));
   cli(['migrate'], { DATABASE_URL: '', DATA_DIR: dataDir });
   const key = tenantKey(undefined, 'bench-ingest', { DATABASE_URL: '', DATA_DIR: dataDir });
@@ -91,19 +109,34 @@ async function pgliteServer(ctx) {
   return { server, key, dataDir };
 }
 
+/** The direct `pg` baseline's figures (ingestion-pg-worker.ts). */
+interface PgRun {
+  rps: number;
+  total: number;
+  errors: number;
+}
+
+/** One round of scenario 3. */
+interface Round {
+  api: IngestionRun;
+  check: IngestionCheck;
+  pg: PgRun;
+  pglite: IngestionRun;
+}
+
 /** Runs scenario 3: rounds of (API on PostgreSQL, direct pg, API on PGlite). */
-export async function runIngestion(ctx, ours24) {
+export async function runIngestion(ctx: SharedContext, ours24: ServerHandle): Promise<IngestionResult> {
   const lite = await pgliteServer(ctx);
-  const rounds = [];
+  const rounds: Round[] = [];
   try {
     for (let r = 0; r < ctx.reps; r += 1) {
       const key = tenantKey(ctx.databaseUrl, `bench-ingest-${Date.now()}-${r}`);
       const api = await viaApi(ctx, ours24, key.apiKey, `api${r}`);
       const check = await verify(ctx.databaseUrl, key.tenantId, api.keysSent);
       const direct = tenantKey(ctx.databaseUrl, `bench-ingest-pg-${Date.now()}-${r}`);
-      const pgRun = await runJsonScript(
+      const pgRun = await runJsonScript<PgRun>(
         ctx.nodes.n24,
-        new URL('./ingestion-pg-worker.mjs', import.meta.url).pathname,
+        new URL('./ingestion-pg-worker.js', import.meta.url).pathname,
         {
           DATABASE_URL: ctx.databaseUrl,
           TENANT_ID: direct.tenantId,
@@ -124,8 +157,8 @@ export async function runIngestion(ctx, ours24) {
   return summarise(rounds);
 }
 
-function summarise(rounds) {
-  const fails = (x) => x.non2xx + x.errors;
+function summarise(rounds: Round[]): IngestionResult {
+  const fails = (x: LoadRun) => x.non2xx + x.errors;
   return {
     connections: CONNECTIONS,
     domains: DOMAINS,

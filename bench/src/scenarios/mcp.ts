@@ -10,8 +10,24 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createClient } from '@customer-api/client';
 import { request } from 'undici';
-import { MCP_MAIN, ROOT } from '../lib/proc.mjs';
-import { percentile, spread } from '../lib/stats.mjs';
+import type { BenchContext, SharedContext } from '../context.js';
+import { MCP_MAIN, ROOT, type ServerHandle } from '../lib/proc.js';
+import { percentile, spread } from '../lib/stats.js';
+import type { McpEra, McpMemorySample, McpResult, Spread } from '../results.js';
+
+/** The environment of the MCP server: the API's address and key, and its confirmation secret. */
+interface McpEnv {
+  CUSTOMER_API_BASE_URL: string;
+  CUSTOMER_API_KEY: string;
+  MCP_CONFIRM_SECRET: string;
+}
+
+/** A JSON-RPC answer. */
+interface RpcAnswer {
+  id?: number;
+  result?: unknown;
+  error?: { message: string };
+}
 
 /** The MCP package's entry point, imported by the memory child. */
 const MCP_INDEX = `${ROOT}apps/mcp/dist/index.js`;
@@ -22,47 +38,47 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-async function timed(fn) {
+async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
 }
 
 /** The MCP server over stdio, spoken to one JSON-RPC line at a time. */
-function stdioServer(ctx, env) {
+function stdioServer(ctx: BenchContext, env: McpEnv) {
   const child = spawn(ctx.nodes.n24, [MCP_MAIN, '--log-level', 'error'], {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'ignore'],
   });
-  const waiting = new Map();
+  const waiting = new Map<number | undefined, (answer: RpcAnswer) => void>();
   createInterface({ input: child.stdout }).on('line', (line) => {
-    const message = JSON.parse(line);
+    const message = JSON.parse(line) as RpcAnswer;
     waiting.get(message.id)?.(message);
     waiting.delete(message.id);
   });
   let id = 0;
-  const request = (method, params) =>
-    new Promise((resolve, reject) => {
+  const request = (method: string, params: unknown) =>
+    new Promise<unknown>((resolve, reject) => {
       id += 1;
       waiting.set(id, (m) =>
         m.error ? reject(new Error(`${method}: ${m.error.message}`)) : resolve(m.result),
       );
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     });
-  const notify = (method) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
+  const notify = (method: string) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method })}\n`);
   const close = () =>
-    new Promise((resolve) => {
-      child.once('exit', resolve);
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
       child.stdin.end();
     });
   return { request, notify, close };
 }
 
 /** A `list_pages` caller for one era; the 2025 one opens with the `initialize` handshake. */
-async function openEra(ctx, env, era) {
+async function openEra(ctx: BenchContext, env: McpEnv, era: string) {
   const server = stdioServer(ctx, env);
   const args = { name: 'list_pages', arguments: { limit: 20 } };
-  let params = { ...args, _meta: MODERN_META };
+  let params: typeof args & { _meta?: typeof MODERN_META } = { ...args, _meta: MODERN_META };
   if (era === '2025') {
     const init = {
       protocolVersion: '2025-11-25',
@@ -74,14 +90,23 @@ async function openEra(ctx, env, era) {
     params = args;
   }
   const call = async () => {
-    const result = await server.request('tools/call', params);
+    const result = (await server.request('tools/call', params)) as { isError?: boolean; content?: unknown };
     if (result.isError) throw new Error(`list_pages failed: ${JSON.stringify(result.content).slice(0, 300)}`);
   };
   return { call, close: server.close };
 }
 
 /** Per-call p50/p99 of each era next to the direct client, `calls` of each per round. */
-async function overheads(ctx, env, direct, calls, warmUp) {
+/** p50 and p99 of a path in one round. */
+type Round = Record<string, [number, number]>;
+
+async function overheads(
+  ctx: BenchContext,
+  env: McpEnv,
+  direct: ReturnType<typeof createClient>,
+  calls: number,
+  warmUp: number,
+) {
   const eras = { 2025: await openEra(ctx, env, '2025'), '2026-07-28': await openEra(ctx, env, '2026-07-28') };
   const plain = () => direct.listPages({ query: { limit: 20 } });
   // The client's own cost: the same GET with undici.request, its body parsed as JSON.
@@ -92,12 +117,18 @@ async function overheads(ctx, env, direct, calls, warmUp) {
     if (res.statusCode !== 200) throw new Error(`raw listPages: ${res.statusCode}`);
     return body;
   };
-  const rounds = [];
+  const rounds: Round[] = [];
   try {
     for (let i = 0; i < warmUp; i += 1)
       await Promise.all([eras[2025].call(), eras['2026-07-28'].call(), plain(), raw()]);
     for (let r = 0; r < ctx.reps; r += 1) {
-      const samples = { 2025: [], '2026-07-28': [], client: [], raw: [], ownClient: [] };
+      const samples: Record<'2025' | '2026-07-28' | 'client' | 'raw' | 'ownClient', number[]> = {
+        2025: [],
+        '2026-07-28': [],
+        client: [],
+        raw: [],
+        ownClient: [],
+      };
       for (let i = 0; i < calls; i += 1) {
         samples[2025].push(await timed(eras[2025].call));
         samples['2026-07-28'].push(await timed(eras['2026-07-28'].call));
@@ -107,13 +138,13 @@ async function overheads(ctx, env, direct, calls, warmUp) {
       // still writing its result on the same two cores, which the next call would pay for. Each
       // pair alternates which goes first, so neither side always follows the other.
       for (let i = 0; i < calls; i += 1) {
-        const pair = i % 2 === 0 ? [plain, raw] : [raw, plain];
-        const first = await timed(pair[0]);
-        const second = await timed(pair[1]);
+        const [one, other] = i % 2 === 0 ? [plain, raw] : [raw, plain];
+        const first = await timed(one);
+        const second = await timed(other);
         samples.ownClient.push(i % 2 === 0 ? first : second);
         samples.raw.push(i % 2 === 0 ? second : first);
       }
-      const round = {};
+      const round: Round = {};
       for (const [name, s] of Object.entries(samples))
         round[name] = [percentile(s, 0.5), percentile(s, 0.99)];
       rounds.push(round);
@@ -122,11 +153,12 @@ async function overheads(ctx, env, direct, calls, warmUp) {
   } finally {
     await Promise.all(Object.values(eras).map((e) => e.close()));
   }
-  const of = (name, i) => spread(rounds.map((r) => r[name][i]));
-  const era = (name) => ({
+  const at = (r: Round, name: string, i: 0 | 1) => r[name]?.[i] ?? Number.NaN;
+  const of = (name: string, i: 0 | 1): Spread => spread(rounds.map((r) => at(r, name, i)));
+  const era = (name: string): McpEra => ({
     p50: of(name, 0),
     p99: of(name, 1),
-    overhead50: spread(rounds.map((r) => r[name][0] - r.client[0])),
+    overhead50: spread(rounds.map((r) => at(r, name, 0) - at(r, 'client', 0))),
   });
   return {
     client50: of('client', 0),
@@ -135,8 +167,8 @@ async function overheads(ctx, env, direct, calls, warmUp) {
     ownClient99: of('ownClient', 1),
     raw50: of('raw', 0),
     raw99: of('raw', 1),
-    clientCost50: spread(rounds.map((r) => r.ownClient[0] - r.raw[0])),
-    eras: { 2025: era(2025), '2026-07-28': era('2026-07-28') },
+    clientCost50: spread(rounds.map((r) => at(r, 'ownClient', 0) - at(r, 'raw', 0))),
+    eras: { 2025: era('2025'), '2026-07-28': era('2026-07-28') },
   };
 }
 
@@ -156,7 +188,12 @@ process.send({ url: http.url });
 `;
 
 /** `total` sequential 2026-07-28 calls over HTTP; the server's heap (after GC) every tenth of them. */
-async function statelessMemory(ctx, env, apiKey, total) {
+async function statelessMemory(
+  ctx: BenchContext,
+  env: McpEnv,
+  apiKey: string,
+  total: number,
+): Promise<McpResult['statelessMemory']> {
   const every = total / 10;
   const child = spawn(
     ctx.nodes.n24,
@@ -166,8 +203,8 @@ async function statelessMemory(ctx, env, apiKey, total) {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     },
   );
-  const next = () => new Promise((resolve) => child.once('message', resolve));
-  const { url } = await next();
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+  const { url } = await next<{ url: string }>();
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -176,19 +213,19 @@ async function statelessMemory(ctx, env, apiKey, total) {
     'mcp-method': 'tools/call',
     'mcp-name': 'list_pages',
   };
-  const body = (id) =>
+  const body = (id: number) =>
     JSON.stringify({
       jsonrpc: '2.0',
       id,
       method: 'tools/call',
       params: { name: 'list_pages', arguments: { limit: 20 }, _meta: MODERN_META },
     });
-  const samples = [];
+  const samples: McpMemorySample[] = [];
   try {
     for (let i = 0; i <= total; i += 1) {
       if (i % every === 0) {
         child.send('sample');
-        samples.push({ calls: i, ...(await next()) });
+        samples.push({ calls: i, ...(await next<Omit<McpMemorySample, 'calls'>>()) });
       }
       if (i === total) break;
       const res = await fetch(url, { method: 'POST', headers, body: body(i + 1) });
@@ -199,8 +236,9 @@ async function statelessMemory(ctx, env, apiKey, total) {
     child.send('stop');
   }
   // Growth from the first tenth on: the first calls include JIT warm-up and lazily loaded modules.
-  const warm = samples.find((s) => s.calls === every);
-  const last = samples.at(-1);
+  const none = { calls: 0, heapMiB: Number.NaN, rssMiB: Number.NaN };
+  const warm = samples.find((s) => s.calls === every) ?? none;
+  const last = samples.at(-1) ?? none;
   return {
     samples,
     heapGrowthAfterWarmUpMiB: last.heapMiB - warm.heapMiB,
@@ -209,7 +247,7 @@ async function statelessMemory(ctx, env, apiKey, total) {
 }
 
 /** Runs scenario 5 against our Node 24 server. */
-export async function runMcp(ctx, server) {
+export async function runMcp(ctx: SharedContext, server: ServerHandle): Promise<McpResult> {
   const { apiKey } = ctx.pages;
   const env = {
     CUSTOMER_API_BASE_URL: server.url,

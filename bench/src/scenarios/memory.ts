@@ -2,20 +2,23 @@
 // load (reads of /v0/pages, idempotent account log writes) of 5 minutes (8 s with --quick, 3 s
 // with --smoke).
 // Growth compares the last sample with the first one after a warm-up fifth of the run.
-import { tenantKey } from '../lib/db.mjs';
-import { hammer } from '../lib/load.mjs';
-import { rssMiB } from '../lib/proc.mjs';
+import type { RequestSpec } from 'autocannon';
+import type { SharedContext } from '../context.js';
+import { tenantKey } from '../lib/db.js';
+import { hammer, type LoadRun } from '../lib/load.js';
+import { rssMiB, type ServerHandle } from '../lib/proc.js';
+import type { MemoryResult } from '../results.js';
 
 const RATE = 200; // requests per second, overall: constant, well below capacity
 
 /** Runs scenario 6 on our Node 24 server (the one every earlier scenario used). */
-export async function runMemory(ctx, server) {
+export async function runMemory(ctx: SharedContext, server: ServerHandle): Promise<MemoryResult> {
   const seconds = ctx.smoke ? 3 : ctx.quick ? 8 : 300;
   const every = ctx.smoke ? 0.5 : ctx.quick ? 1 : 10;
   const afterEarlierScenarios = rssMiB(server.pid);
   const writer = tenantKey(ctx.databaseUrl, `bench-memory-${Date.now()}`);
   let n = 0;
-  const requests = [
+  const requests: RequestSpec[] = [
     { method: 'GET', path: '/v0/pages?limit=20', headers: { 'x-api-key': ctx.pages.apiKey } },
     {
       method: 'POST',
@@ -36,19 +39,20 @@ export async function runMemory(ctx, server) {
       },
     },
   ];
-  const samples = [];
+  const samples: { t: number; rss: number }[] = [];
   const timer = setInterval(
     () => samples.push({ t: samples.length * every, rss: rssMiB(server.pid) }),
     every * 1000,
   );
-  let load;
+  let load: LoadRun;
   try {
     load = await hammer({ url: server.url, seconds, connections: 10, overallRate: RATE, requests });
   } finally {
     clearInterval(timer);
   }
-  const warm = samples[Math.floor(samples.length / 5)] ?? samples[0];
-  const last = samples.at(-1);
+  const none = { t: 0, rss: Number.NaN };
+  const warm = samples[Math.floor(samples.length / 5)] ?? samples[0] ?? none;
+  const last = samples.at(-1) ?? none;
   return {
     seconds,
     rate: RATE,

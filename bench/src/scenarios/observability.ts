@@ -2,7 +2,7 @@
 // metrics on (METRICS_PORT) and traces off, and with metrics on and every request traced to an
 // OTLP collector in this process, each against a bare Fastify route in the same round.
 //
-//   node bench/src/scenarios/observability.mjs [--rounds=3] [--seconds=8]
+//   node bench/dist/scenarios/observability.js [--rounds=3] [--seconds=8]
 //
 // Needs `pnpm build`, PostgreSQL at 127.0.0.1:5432 (database `bench`) and Redis (as `pnpm bench`).
 // Rounds are interleaved so that a noisy neighbour hits every target alike; ratios are taken within
@@ -14,12 +14,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureDatabase, tenantKey } from '../lib/db.mjs';
-import { hammer } from '../lib/load.mjs';
-import { startOurs } from '../lib/ours.mjs';
-import { cpuMicros, freePort, node24, ROOT, startProcess, stopAll } from '../lib/proc.mjs';
-import { fmtSpread, spread } from '../lib/stats.mjs';
-import { seedPages } from './overhead.mjs';
+import { ensureDatabase, tenantKey } from '../lib/db.js';
+import { hammer, type LoadRun } from '../lib/load.js';
+import { startOurs } from '../lib/ours.js';
+import { cpuMicros, freePort, node24, ROOT, type ServerHandle, startProcess, stopAll } from '../lib/proc.js';
+import { fmtSpread, spread } from '../lib/stats.js';
+import type { Spread } from '../results.js';
+import { seedPages } from './overhead.js';
 
 const PATH = '/v0/pages?limit=20';
 
@@ -40,11 +41,24 @@ async function startCollector() {
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${server.address().port}`, counts, close: () => server.close() };
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, counts, close: () => server.close() };
 }
 
 /** Starts the four targets on Node 24. */
-async function startTargets(bin, databaseUrl, apiKey, collector) {
+/** One target of the scenario. */
+interface Target {
+  key: string;
+  server: ServerHandle;
+}
+
+async function startTargets(
+  bin: string,
+  databaseUrl: string,
+  apiKey: string,
+  collector: { url: string },
+): Promise<Target[]> {
   const plain = await startOurs({ name: 'ours-plain', bin, databaseUrl });
   await seedPages(plain, apiKey);
   const body = await (await fetch(`${plain.url}${PATH}`, { headers: { 'x-api-key': apiKey } })).text();
@@ -54,11 +68,11 @@ async function startTargets(bin, databaseUrl, apiKey, collector) {
   const fastify = await startProcess({
     name: 'fastify',
     bin,
-    args: [new URL('../servers/bare-fastify.mjs', import.meta.url).pathname],
+    args: [new URL('../servers/bare-fastify.js', import.meta.url).pathname],
     url: `http://127.0.0.1:${port}`,
     env: { DATABASE_URL: databaseUrl, BODY_FILE: bodyFile, PORT: String(port) },
   });
-  const metrics = async (name, env = {}) =>
+  const metrics = async (name: string, env: Record<string, string> = {}) =>
     startOurs({ name, bin, databaseUrl, env: { METRICS_PORT: String(await freePort()), ...env } });
   return [
     { key: 'fastify', server: fastify },
@@ -74,18 +88,42 @@ async function startTargets(bin, databaseUrl, apiKey, collector) {
   ];
 }
 
+/** One target's row of the table. */
+interface Row {
+  key: string;
+  rps: Spread;
+  p50: Spread;
+  p99: Spread;
+  cpuUs: Spread;
+  failures: number;
+  ratioToFastify: Spread;
+}
+
+/** What the scenario measured. */
+interface ObservabilityResult {
+  rounds: number;
+  seconds: number;
+  rows: Row[];
+  metricsVsPlain: Spread;
+  tracesVsPlain: Spread;
+  collector: { exports: number; spans: number; bytes: number; spansPerTracedRequest: number };
+}
+
+/** One round: each target's run by key. */
+type Round = Record<string, LoadRun & { cpuPerRequest: number }>;
+
 /** Runs the scenario; returns per-target spreads and per-round ratios to bare Fastify. */
 export async function runObservability({
   rounds = 3,
   seconds = 8,
   warmupSeconds = 3,
-  progress = () => {},
-} = {}) {
+  progress = (_line: string): void => {},
+} = {}): Promise<ObservabilityResult> {
   const bin = node24();
   const databaseUrl = await ensureDatabase('bench');
   const pages = tenantKey(databaseUrl, 'bench-pages');
   const collector = await startCollector();
-  let result;
+  let result: Omit<ObservabilityResult, 'collector'> | undefined;
   let tracedRequests = 0;
   try {
     const targets = await startTargets(bin, databaseUrl, pages.apiKey, collector);
@@ -94,31 +132,42 @@ export async function runObservability({
       const warm = await hammer({ url: `${t.server.url}${PATH}`, headers, seconds: warmupSeconds });
       if (t.key === 'metrics+traces') tracedRequests += warm.total;
     }
-    const runs = [];
+    const runs: Round[] = [];
     for (let r = 0; r < rounds; r += 1) {
-      const round = {};
+      const round: Round = {};
       for (const t of targets) {
         const cpu0 = cpuMicros(t.server.pid);
-        const run = await hammer({ url: `${t.server.url}${PATH}`, headers, seconds });
-        run.cpuPerRequest = (cpuMicros(t.server.pid) - cpu0) / run.total;
+        const load = await hammer({ url: `${t.server.url}${PATH}`, headers, seconds });
+        const run = { ...load, cpuPerRequest: (cpuMicros(t.server.pid) - cpu0) / load.total };
         if (t.key === 'metrics+traces') tracedRequests += run.total;
         round[t.key] = run;
         progress(`observability round ${r + 1}/${rounds}: ${t.key}`);
       }
       runs.push(round);
     }
+    const none = {
+      rps: Number.NaN,
+      p50: Number.NaN,
+      p99: Number.NaN,
+      non2xx: 0,
+      errors: 0,
+      cpuPerRequest: Number.NaN,
+    };
+    const of = (r: Round, key: string) => r[key] ?? none;
     const rows = targets.map((t) => ({
       key: t.key,
-      rps: spread(runs.map((r) => r[t.key].rps)),
-      p50: spread(runs.map((r) => r[t.key].p50)),
-      p99: spread(runs.map((r) => r[t.key].p99)),
-      cpuUs: spread(runs.map((r) => r[t.key].cpuPerRequest)),
-      failures: runs.reduce((n, r) => n + r[t.key].non2xx + r[t.key].errors, 0),
-      ratioToFastify: spread(runs.map((r) => r[t.key].rps / r.fastify.rps)),
+      rps: spread(runs.map((r) => of(r, t.key).rps)),
+      p50: spread(runs.map((r) => of(r, t.key).p50)),
+      p99: spread(runs.map((r) => of(r, t.key).p99)),
+      cpuUs: spread(runs.map((r) => of(r, t.key).cpuPerRequest)),
+      failures: runs.reduce((n, r) => n + of(r, t.key).non2xx + of(r, t.key).errors, 0),
+      ratioToFastify: spread(runs.map((r) => of(r, t.key).rps / of(r, 'fastify').rps)),
     }));
     // The bar: metrics on keeps the plain server's ratio to bare Fastify within 5 %.
-    const relative = (key) =>
-      spread(runs.map((r) => r[key].rps / r.fastify.rps / (r.plain.rps / r.fastify.rps)));
+    const relative = (key: string) =>
+      spread(
+        runs.map((r) => of(r, key).rps / of(r, 'fastify').rps / (of(r, 'plain').rps / of(r, 'fastify').rps)),
+      );
     result = {
       rounds,
       seconds,
@@ -139,7 +188,7 @@ export async function runObservability({
 }
 
 /** The Markdown table of a result. */
-export function renderObservability(result) {
+export function renderObservability(result: ObservabilityResult): string {
   const lines = [
     `GET ${PATH}, Node 24, ${result.rounds} rounds of ${result.seconds} s (median, min–max):`,
     '',

@@ -15,14 +15,15 @@ import {
 } from '@customer-api/server/internals';
 import pg from 'pg';
 
-const { DATABASE_URL, TENANT_ID } = process.env;
+const { DATABASE_URL } = process.env;
+const TENANT_ID = process.env.TENANT_ID ?? '';
 const SECONDS = Number(process.env.SECONDS);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 50);
 const POOL_SIZE = Number(process.env.POOL_SIZE ?? 10);
 const LIMIT = 20;
 
 const types = {
-  getTypeParser: (oid, format) => {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') => {
     if (format === 'binary') return pg.types.getTypeParser(oid, format);
     if (oid === pg.types.builtins.TIMESTAMPTZ) return parseTimestamptz;
     if (oid === pg.types.builtins.INT8) return Number;
@@ -33,19 +34,24 @@ const LIST_FIRST = listPagesFirstStatement;
 const COUNTER = readCounterStatement;
 
 const db = new pg.Pool({ connectionString: DATABASE_URL, max: POOL_SIZE });
-const { rows: keyRows } = await db.query(`SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`);
-const cursors = new CursorCodec(keyRows[0].value);
+/** A row of the first page's statement, as the server maps it. */
+type PageRow = Parameters<typeof toApiPage>[0];
+
+const { rows: keyRows } = await db.query<{ value: string }>(
+  `SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`,
+);
+const cursors = new CursorCodec(keyRows[0]?.value ?? '');
 const binding = { tenantId: TENANT_ID, operation: 'listPages' };
 
 async function listOnce() {
   const [page, counter] = await Promise.all([
-    db.query({
+    db.query<PageRow>({
       name: LIST_FIRST.name,
       text: LIST_FIRST.text,
       values: LIST_FIRST.values({ tenantId: TENANT_ID, take: LIMIT + 1 }),
       types,
     }),
-    db.query({
+    db.query<{ count: number }>({
       name: COUNTER.name,
       text: COUNTER.text,
       values: COUNTER.values({ tenantId: TENANT_ID, scope: 'pages' }),

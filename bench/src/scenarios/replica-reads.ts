@@ -7,18 +7,37 @@
 // of the primary and of every process of the standby, and the share of reads `db_reads_total`
 // counted on the replica.
 import os from 'node:os';
-import { createReplicatedClusters, query } from '../lib/clusters.mjs';
-import { cli, tenantKey } from '../lib/db.mjs';
-import { latency } from '../lib/load.mjs';
-import { api, startOurs } from '../lib/ours.mjs';
-import { cpuMicros, freePort, stopProcess } from '../lib/proc.mjs';
-import { fmtSpread, spread } from '../lib/stats.mjs';
+import type { BenchContext } from '../context.js';
+import { createReplicatedClusters, query } from '../lib/clusters.js';
+import { cli, tenantKey } from '../lib/db.js';
+import { latency } from '../lib/load.js';
+import { api, startOurs } from '../lib/ours.js';
+import { cpuMicros, freePort, type ServerHandle, stopProcess } from '../lib/proc.js';
+import { fmtSpread, spread } from '../lib/stats.js';
+import type { Table } from '../markdown.js';
+import type { ReplicaConfig, ReplicaConfigName, ReplicaReadsResult, ReplicaRun, Spread } from '../results.js';
+
+/** A server of the scenario, with its metrics port. */
+type MetricsServer = ServerHandle & { metricsUrl: string };
+/** A server's counters (see {@link serverCounts}). */
+interface Counts {
+  reads: Record<string, number>;
+  answered: number;
+  failed: number;
+}
+/** Whether a round measured every configuration. */
+const complete = (
+  round: Partial<Record<ReplicaConfigName, ReplicaRun>>,
+): round is Record<ReplicaConfigName, ReplicaRun> => CONFIGS.every((config) => round[config] !== undefined);
+
+/** The clusters the scenario reads from. */
+type Clusters = Awaited<ReturnType<typeof createReplicatedClusters>>;
 
 const DATABASE = 'bench_replica';
 const PAGES = 30;
 const CONNECTIONS = 8;
 const LIST = '/v0/pages?limit=20';
-const CONFIGS = ['primary', 'replica'];
+const CONFIGS: ReplicaConfigName[] = ['primary', 'replica'];
 /** The operations of the load, as `http_requests_total` names them. */
 const OPERATIONS = ['getPage', 'listPages'];
 
@@ -27,15 +46,15 @@ const OPERATIONS = ['getPage', 'listPages'];
  * nothing is counted), and `answered` / `failed`, the scenario's requests it answered (from
  * `http_requests_total`), failed ones being those not answered 2xx.
  */
-async function serverCounts(metricsUrl) {
+async function serverCounts(metricsUrl: string): Promise<Counts> {
   const text = await (await fetch(`${metricsUrl}/metrics`)).text();
-  const label = (labels, name) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
-  const counts = { reads: {}, answered: 0, failed: 0 };
-  for (const [, labels, value] of text.matchAll(/^db_reads_total\{([^}]*)\} (\S+)$/gm)) {
+  const label = (labels: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(labels)?.[1];
+  const counts: Counts = { reads: {}, answered: 0, failed: 0 };
+  for (const [, labels = '', value] of text.matchAll(/^db_reads_total\{([^}]*)\} (\S+)$/gm)) {
     counts.reads[`${label(labels, 'target')}/${label(labels, 'reason')}`] = Number(value);
   }
-  for (const [, labels, value] of text.matchAll(/^http_requests_total\{([^}]*)\} (\S+)$/gm)) {
-    if (!OPERATIONS.includes(label(labels, 'operation'))) continue;
+  for (const [, labels = '', value] of text.matchAll(/^http_requests_total\{([^}]*)\} (\S+)$/gm)) {
+    if (!OPERATIONS.includes(label(labels, 'operation') ?? '')) continue;
     counts.answered += Number(value);
     if (label(labels, 'status_class') !== '2xx') counts.failed += Number(value);
   }
@@ -46,7 +65,7 @@ async function serverCounts(metricsUrl) {
  * {@link serverCounts} once they stop moving: the server counts an answer once it is sent, which
  * can be just after the client has it.
  */
-async function settledCounts(metricsUrl) {
+async function settledCounts(metricsUrl: string): Promise<Counts> {
   let last = await serverCounts(metricsUrl);
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -57,14 +76,18 @@ async function settledCounts(metricsUrl) {
 }
 
 /** Counts of `after` minus `before`. */
-const delta = (after, before) => ({
+const delta = (after: Counts, before: Counts): Counts => ({
   reads: Object.fromEntries(Object.entries(after.reads).map(([k, n]) => [k, n - (before.reads[k] ?? 0)])),
   answered: after.answered - before.answered,
   failed: after.failed - before.failed,
 });
 
 /** One API process of the scenario, with a metrics port of its own. */
-async function startServer(ctx, name, env) {
+async function startServer(
+  ctx: BenchContext,
+  name: string,
+  env: Record<string, string>,
+): Promise<MetricsServer> {
   const metricsPort = await freePort();
   const server = await startOurs({
     name,
@@ -76,10 +99,10 @@ async function startServer(ctx, name, env) {
 }
 
 /** The tenant's pages, written through `server` (a server without a standby records no position). */
-async function seed(server, apiKey) {
-  const ids = [];
+async function seed(server: ServerHandle, apiKey: string): Promise<string[]> {
+  const ids: string[] = [];
   for (let i = 0; i < PAGES; i += 1) {
-    const page = await api(server.url, apiKey, 'POST', '/v0/pages', {
+    const page = await api<{ pageId: string }>(server.url, apiKey, 'POST', '/v0/pages', {
       name: `replica-page-${i}`,
       title: `Benchmark page ${i}: a landing page with a realistic amount of content`,
       pageContext: 'A page for the read-replica benchmark; its JSON is about 1 KB.',
@@ -92,7 +115,7 @@ async function seed(server, apiKey) {
 }
 
 /** The paths of the load: a page by id (cycling through `ids`) and the first page of the list, in turn. */
-function readPaths(ids) {
+function readPaths(ids: string[]): () => string {
   let n = 0;
   return () => {
     n += 1;
@@ -104,7 +127,7 @@ function readPaths(ids) {
  * `connections` clients reading back to back for `seconds`; each waits for its last answer, so
  * that the server answers (and counts) every read it started.
  */
-const load = (server, apiKey, ids, seconds) =>
+const load = (server: ServerHandle, apiKey: string, ids: string[], seconds: number) =>
   latency({
     url: server.url,
     seconds,
@@ -114,7 +137,19 @@ const load = (server, apiKey, ids, seconds) =>
   });
 
 /** One load on `server`, with the CPU each side used and where the server counted the reads. */
-async function measure({ server, clusters, apiKey, ids, seconds }) {
+async function measure({
+  server,
+  clusters,
+  apiKey,
+  ids,
+  seconds,
+}: {
+  server: MetricsServer;
+  clusters: Clusters;
+  apiKey: string;
+  ids: string[];
+  seconds: number;
+}): Promise<ReplicaRun> {
   const before = {
     api: cpuMicros(server.pid),
     primary: clusters.primary.cpuMicros(),
@@ -147,12 +182,15 @@ async function measure({ server, clusters, apiKey, ids, seconds }) {
  * Per-configuration spreads over the rounds and the reads counted by target and reason; and the
  * API process's CPU per read with the standby over that without it, within each round.
  */
-function summarise(runs) {
+function summarise(
+  runs: Record<ReplicaConfigName, ReplicaRun>[],
+): Record<ReplicaConfigName, ReplicaConfig> & { apiCpuRatio: Spread } {
   const apiCpuRatio = spread(runs.map((round) => round.replica.apiCpuUs / round.primary.apiCpuUs));
   const configs = Object.fromEntries(
     CONFIGS.map((config) => {
-      const of = (key) => spread(runs.map((round) => round[config][key]));
-      const counts = {};
+      const of = (key: Exclude<keyof ReplicaRun, 'counts'>) =>
+        spread(runs.map((round) => round[config][key]));
+      const counts: Record<string, number> = {};
       for (const round of runs)
         for (const [key, n] of Object.entries(round[config].counts)) counts[key] = (counts[key] ?? 0) + n;
       return [
@@ -172,18 +210,18 @@ function summarise(runs) {
       ];
     }),
   );
-  return { ...configs, apiCpuRatio };
+  return { ...(configs as Record<ReplicaConfigName, ReplicaConfig>), apiCpuRatio };
 }
 
 /** Runs scenario 9 on clusters of its own (PostgreSQL server binaries, Node 24). */
-export async function runReplicaReads(ctx) {
+export async function runReplicaReads(ctx: BenchContext): Promise<ReplicaReadsResult> {
   const seconds = ctx.smoke ? 1 : ctx.quick ? 2 : ctx.loadSeconds;
   const loadAtStart = os
     .loadavg()
     .map((v) => v.toFixed(2))
     .join(' / ');
   const clusters = await createReplicatedClusters();
-  const servers = [];
+  const servers: ServerHandle[] = [];
   try {
     await query(clusters.primary.url, `CREATE DATABASE ${DATABASE}`);
     const primaryUrl = clusters.primary.url.replace(/\/postgres$/, `/${DATABASE}`);
@@ -203,9 +241,9 @@ export async function runReplicaReads(ctx) {
     for (const config of CONFIGS) {
       await load(targets[config], reader.apiKey, ids, ctx.warmupSeconds);
     }
-    const runs = [];
+    const runs: Record<ReplicaConfigName, ReplicaRun>[] = [];
     for (let r = 0; r < ctx.reps; r += 1) {
-      const round = {};
+      const round: Partial<Record<ReplicaConfigName, ReplicaRun>> = {};
       const order = r % 2 ? [...CONFIGS].reverse() : CONFIGS;
       for (const config of order) {
         round[config] = await measure({
@@ -217,7 +255,7 @@ export async function runReplicaReads(ctx) {
         });
         ctx.progress(`replicas round ${r + 1}/${ctx.reps}: ${config}`);
       }
-      runs.push(round);
+      if (complete(round)) runs.push(round);
     }
     return {
       loadAtStart,
@@ -234,13 +272,13 @@ export async function runReplicaReads(ctx) {
   }
 }
 
-const us = (s) => fmtSpread(s, 0);
-const share = (s) =>
+const us = (s: Spread) => fmtSpread(s, 0);
+const share = (s: Spread) =>
   `${(s.median * 100).toFixed(1)} % (${(s.min * 100).toFixed(1)}–${(s.max * 100).toFixed(1)})`;
 
 /** The report's section of scenario 9 (`notes`: the prose beside it). */
-export function renderReplicaReads(r, table, notes) {
-  const row = (label, c) => [
+export function renderReplicaReads(r: ReplicaReadsResult, table: Table, notes: string | undefined): string {
+  const row = (label: string, c: ReplicaConfig) => [
     label,
     us(c.rps),
     fmtSpread(c.p50, 2),

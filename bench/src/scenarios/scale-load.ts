@@ -2,12 +2,13 @@
 // in batches (a progress bar per tenant), then sets the tenant counters the server maintains
 // (`accounts`, and `accounts:empty` since no account has persons) to the exact row count.
 import cliProgress from 'cli-progress';
-import { pool, tenantKey } from '../lib/db.mjs';
+import type pg from 'pg';
+import { pool, type TenantKey, tenantKey } from '../lib/db.js';
 
 const BATCH = 20_000;
 
 /** Tenant name of a scale size. */
-export const scaleTenant = (size) => `bench-accounts-${size}`;
+export const scaleTenant = (size: number): string => `bench-accounts-${size}`;
 
 /**
  * The canonical domain of account `i`; ids are `account_0` + 25 hex digits of md5 (a valid
@@ -28,18 +29,23 @@ const SET_COUNTERS = `
   ON CONFLICT (tenant_id, scope) DO UPDATE SET count = EXCLUDED.count`;
 
 /** Ensures each size's tenant holds exactly `size` accounts; returns `{ size: { tenantId, apiKey } }`. */
-export async function loadScaleTenants(databaseUrl, sizes, progress) {
+export async function loadScaleTenants(
+  databaseUrl: string,
+  sizes: readonly number[],
+  progress: (line: string) => void,
+): Promise<{ tenants: Record<number, TenantKey>; loadSeconds: Record<number, number> }> {
   const db = pool(databaseUrl, 2);
-  const tenants = {};
-  const timings = {};
+  const tenants: Record<number, TenantKey> = {};
+  const timings: Record<number, number> = {};
   try {
     for (const size of sizes) {
       const key = tenantKey(databaseUrl, scaleTenant(size));
       tenants[size] = key;
-      const { rows } = await db.query('SELECT count(*)::int AS n FROM accounts WHERE tenant_id = $1', [
-        key.tenantId,
-      ]);
-      const have = rows[0].n;
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM accounts WHERE tenant_id = $1',
+        [key.tenantId],
+      );
+      const have = rows[0]?.n ?? 0;
       if (have === size) {
         await db.query(SET_COUNTERS, [key.tenantId]);
         continue;
@@ -55,7 +61,7 @@ export async function loadScaleTenants(databaseUrl, sizes, progress) {
   return { tenants, loadSeconds: timings };
 }
 
-async function loadTenant(db, tenantId, have, size) {
+async function loadTenant(db: pg.Pool, tenantId: string, have: number, size: number): Promise<number> {
   const bar = new cliProgress.SingleBar(
     { format: '  accounts |{bar}| {percentage}% {value}/{total} rows, {eta_formatted} left', etaBuffer: 20 },
     cliProgress.Presets.shades_classic,

@@ -1,11 +1,14 @@
 // Scenario 2: one tenant with 1,000,000 accounts (others with 100,000 and 10,000): first page,
 // a page 500 pages deep and GET /v0/accounts/{id}, p50/p99 per size, with exact totalCount.
 import { createHash } from 'node:crypto';
-import { pool } from '../lib/db.mjs';
-import { latency } from '../lib/load.mjs';
-import { api } from '../lib/ours.mjs';
-import { spread } from '../lib/stats.mjs';
-import { loadScaleTenants, scaleTenant } from './scale-load.mjs';
+import type { SharedContext } from '../context.js';
+import { pool, type TenantKey } from '../lib/db.js';
+import { type LoadRun, latency } from '../lib/load.js';
+import { api } from '../lib/ours.js';
+import type { ServerHandle } from '../lib/proc.js';
+import { spread } from '../lib/stats.js';
+import type { ScaleResult, ScaleRow } from '../results.js';
+import { loadScaleTenants, scaleTenant } from './scale-load.js';
 
 const FULL_SIZES = [10_000, 100_000, 1_000_000];
 const DEEP_PAGES = 500;
@@ -15,16 +18,16 @@ const SMOKE_DEEP_PAGES = 20;
 const CONNECTIONS = 4;
 
 /** The id of account `i` of a tenant {@link loadScaleTenants} loaded. */
-export const accountId = (tenantId, i) =>
+export const accountId = (tenantId: string, i: number): string =>
   `account_0${createHash('md5').update(`${tenantId}:${i}`).digest('hex').slice(0, 25)}`;
 
 /** Quick runs load 10k and 100k, and measure 1M too when an earlier full run left it loaded. */
-async function sizesFor(ctx) {
+async function sizesFor(ctx: SharedContext): Promise<number[]> {
   if (ctx.smoke) return SMOKE_SIZES;
   if (!ctx.quick) return FULL_SIZES;
   const db = pool(ctx.databaseUrl, 1);
   try {
-    const { rows } = await db.query(
+    const { rows } = await db.query<{ count: string }>(
       `SELECT c.count FROM tenant_counters c JOIN tenants t ON t.id = c.tenant_id
        WHERE t.name = $1 AND c.scope = 'accounts'`,
       [scaleTenant(1_000_000)],
@@ -36,21 +39,32 @@ async function sizesFor(ctx) {
 }
 
 /** The cursor of page `deepPages` (walked page by page, as a client would). */
-async function deepCursor(url, apiKey, deepPages) {
-  let cursor = null;
+async function deepCursor(url: string, apiKey: string, deepPages: number): Promise<string> {
+  let cursor: string | null = null;
   for (let page = 1; page < deepPages; page += 1) {
     const q = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-    const body = await api(url, apiKey, 'GET', `/v0/accounts?limit=20${q}`);
+    const body: { nextCursor: string | null } = await api(url, apiKey, 'GET', `/v0/accounts?limit=20${q}`);
     cursor = body.nextCursor;
     if (!cursor) throw new Error(`only ${page} pages`);
   }
+  if (!cursor) throw new Error('no deep page');
   return cursor;
 }
 
-async function measureSize(ctx, server, size, key, cursor) {
+/** One round's loads at one size. */
+type SizeRound = Record<ScaleRow['kind'], LoadRun>;
+
+async function measureSize(
+  ctx: SharedContext,
+  server: ServerHandle,
+  size: number,
+  key: TenantKey,
+  cursor: string,
+): Promise<SizeRound> {
   const headers = { 'x-api-key': key.apiKey };
   const seconds = ctx.smoke ? 0.3 : ctx.quick ? 0.5 : 4;
-  const run = (path) => latency({ url: server.url, headers, seconds, connections: CONNECTIONS, path });
+  const run = (path: () => string) =>
+    latency({ url: server.url, headers, seconds, connections: CONNECTIONS, path });
   const first = await run(() => '/v0/accounts?limit=20');
   const deep = await run(() => `/v0/accounts?limit=20&cursor=${encodeURIComponent(cursor)}`);
   const byId = await run(
@@ -60,24 +74,28 @@ async function measureSize(ctx, server, size, key, cursor) {
 }
 
 /** Runs scenario 2 against our Node 24 server. */
-export async function runScale(ctx, server) {
+export async function runScale(ctx: SharedContext, server: ServerHandle): Promise<ScaleResult> {
   const sizes = await sizesFor(ctx);
   const deepPages = ctx.smoke ? SMOKE_DEEP_PAGES : DEEP_PAGES;
   const { tenants, loadSeconds } = await loadScaleTenants(ctx.databaseUrl, sizes, ctx.progress);
-  const cursors = {};
-  const totals = {};
+  const cursors: Record<number, string> = {};
+  const totals: Record<number, number> = {};
   for (const size of sizes) {
     const key = tenants[size];
-    const first = await api(server.url, key.apiKey, 'GET', '/v0/accounts?limit=20');
+    if (!key) throw new Error(`no tenant of ${size} accounts`);
+    const first: { totalCount: number } = await api(server.url, key.apiKey, 'GET', '/v0/accounts?limit=20');
     totals[size] = first.totalCount;
     if (first.totalCount !== size) throw new Error(`totalCount ${first.totalCount} for ${size} accounts`);
     cursors[size] = await deepCursor(server.url, key.apiKey, deepPages);
   }
-  const rounds = [];
+  const rounds: Record<number, SizeRound>[] = [];
   for (let r = 0; r < ctx.reps; r += 1) {
-    const round = {};
+    const round: Record<number, SizeRound> = {};
     for (const size of sizes) {
-      round[size] = await measureSize(ctx, server, size, tenants[size], cursors[size]);
+      const key = tenants[size];
+      const cursor = cursors[size];
+      if (!key || !cursor) throw new Error(`no tenant of ${size} accounts`);
+      round[size] = await measureSize(ctx, server, size, key, cursor);
       ctx.progress(`scale round ${r + 1}/${ctx.reps}: ${size.toLocaleString('en')} accounts`);
     }
     rounds.push(round);
@@ -85,12 +103,21 @@ export async function runScale(ctx, server) {
   return summarise(sizes, rounds, { loadSeconds, totals, deepPages });
 }
 
-function summarise(sizes, rounds, extra) {
-  const kinds = ['first', 'deep', 'byId'];
-  const rows = [];
+function summarise(
+  sizes: number[],
+  rounds: Record<number, SizeRound>[],
+  extra: Pick<ScaleResult, 'loadSeconds' | 'totals' | 'deepPages'>,
+): ScaleResult {
+  const kinds = ['first', 'deep', 'byId'] as const;
+  const rows: ScaleRow[] = [];
+  const at = (round: Record<number, SizeRound>, size: number): SizeRound => {
+    const figures = round[size];
+    if (!figures) throw new Error(`no figures of ${size} accounts`);
+    return figures;
+  };
   for (const size of sizes) {
     for (const kind of kinds) {
-      const runs = rounds.map((r) => r[size][kind]);
+      const runs = rounds.map((r) => at(r, size)[kind]);
       rows.push({
         size,
         kind,
@@ -101,13 +128,13 @@ function summarise(sizes, rounds, extra) {
       });
     }
   }
-  const small = sizes[0];
-  const big = sizes.at(-1);
-  const ratio = (f) => spread(rounds.map(f));
+  const small = sizes[0] ?? 0;
+  const big = sizes.at(-1) ?? 0;
+  const ratio = (f: (round: Record<number, SizeRound>) => number) => spread(rounds.map(f));
   const ratios = {
-    [`first page p50, ${big} / ${small}`]: ratio((r) => r[big].first.p50 / r[small].first.p50),
-    [`deep page p50 / first page p50, ${big}`]: ratio((r) => r[big].deep.p50 / r[big].first.p50),
-    [`GET account p50, ${big} / ${small}`]: ratio((r) => r[big].byId.p50 / r[small].byId.p50),
+    [`first page p50, ${big} / ${small}`]: ratio((r) => at(r, big).first.p50 / at(r, small).first.p50),
+    [`deep page p50 / first page p50, ${big}`]: ratio((r) => at(r, big).deep.p50 / at(r, big).first.p50),
+    [`GET account p50, ${big} / ${small}`]: ratio((r) => at(r, big).byId.p50 / at(r, small).byId.p50),
   };
   return { sizes, rows, ratios, connections: CONNECTIONS, ...extra };
 }

@@ -12,12 +12,12 @@ import { readFileSync } from 'node:fs';
 import { WEBHOOK_HEADERS } from '@customer-api/contract';
 import pg from 'pg';
 import { Agent } from 'undici';
-import { PEER_QUEUE, PEER_TASK, peerSettings } from './webhook-peers-systems.mjs';
+import { PEER_QUEUE, PEER_TASK, type PeerJob, peerSettings } from './webhook-peers-settings.js';
 
-const SYSTEM = process.env.SYSTEM;
+const SYSTEM = process.env.SYSTEM ?? '';
 const CONCURRENCY = 16;
-const target = new URL(process.env.TARGET_URL);
-const secret = process.env.SECRET;
+const target = new URL(process.env.TARGET_URL ?? '');
+const secret = process.env.SECRET ?? '';
 const specKey = createSecretKey(Buffer.from(secret, 'utf8'));
 const standardKey = createSecretKey(Buffer.from(secret.slice('whsec_'.length), 'base64'));
 const agent = new Agent({ connections: CONCURRENCY, keepAliveTimeout: 60_000 });
@@ -25,7 +25,7 @@ const logPool =
   process.env.LOG_ROW === '1' ? new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 4 }) : null;
 
 /** Sends one job's delivery; resolves after a 2xx (and its log row), throws otherwise. */
-async function deliver(job) {
+async function deliver(job: PeerJob): Promise<void> {
   const body = JSON.stringify({ timestamp: job.createdAt, eventId: job.id, payload: job.payload });
   const ms = Date.now();
   const seconds = Math.floor(ms / 1000);
@@ -57,19 +57,19 @@ async function deliver(job) {
   if (res.statusCode < 200 || res.statusCode > 299) throw new Error(`receiver answered ${res.statusCode}`);
 }
 
-async function graphileWorker(localQueue) {
+async function graphileWorker(localQueue: boolean): Promise<void> {
   const { Logger, run } = await import('graphile-worker');
   await run({
     connectionString: process.env.DATABASE_URL,
     concurrency: CONCURRENCY,
     noHandleSignals: true,
     logger: new Logger(() => () => {}),
-    taskList: { [PEER_TASK]: (payload) => deliver(payload) },
+    taskList: { [PEER_TASK]: (payload) => deliver(payload as PeerJob) },
     ...(localQueue ? { preset: { worker: peerSettings.graphileLocalQueue } } : {}),
   });
 }
 
-async function pgBoss() {
+async function pgBoss(): Promise<void> {
   const { PgBoss } = await import('pg-boss');
   const boss = new PgBoss({
     connectionString: process.env.DATABASE_URL,
@@ -79,17 +79,17 @@ async function pgBoss() {
   boss.on('error', () => {});
   await boss.start();
   // A batch handler completes its whole batch when it resolves and fails it when it throws.
-  await boss.work(PEER_QUEUE, peerSettings.pgBossWork, (jobs) =>
+  await boss.work<PeerJob>(PEER_QUEUE, peerSettings.pgBossWork, (jobs) =>
     Promise.all(jobs.map((j) => deliver(j.data))),
   );
 }
 
-async function bullmq() {
+async function bullmq(): Promise<void> {
   const { Worker } = await import('bullmq');
-  const worker = new Worker(PEER_QUEUE, (job) => deliver(job.data), {
+  const worker = new Worker<PeerJob>(PEER_QUEUE, (job) => deliver(job.data), {
     connection: {
       host: '127.0.0.1',
-      port: Number(new URL(process.env.REDIS_URL).port),
+      port: Number(new URL(process.env.REDIS_URL ?? '').port),
       maxRetriesPerRequest: null,
     },
     concurrency: CONCURRENCY,
@@ -99,17 +99,20 @@ async function bullmq() {
 }
 
 /** Delivers the jobs of each file it is sent, CONCURRENCY at a time, each retried until a 2xx. */
-function plainUndici() {
-  process.on('message', ({ jobsFile }) => sendAll(JSON.parse(readFileSync(jobsFile, 'utf8'))));
-  process.send('ready');
+function plainUndici(): void {
+  process.on('message', ({ jobsFile }: { jobsFile: string }) =>
+    sendAll(JSON.parse(readFileSync(jobsFile, 'utf8')) as PeerJob[]),
+  );
+  process.send?.('ready');
 }
-async function sendAll(jobs) {
+async function sendAll(jobs: PeerJob[]): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (next < jobs.length) {
         const job = jobs[next];
         next += 1;
+        if (!job) break;
         for (;;) {
           try {
             await deliver(job);
@@ -121,7 +124,7 @@ async function sendAll(jobs) {
   );
 }
 
-const systems = {
+const systems: Record<string, () => Promise<void> | void> = {
   'graphile-worker': () => graphileWorker(false),
   'graphile-worker-local-queue': () => graphileWorker(true),
   'pg-boss': pgBoss,
@@ -129,6 +132,8 @@ const systems = {
   undici: plainUndici,
 };
 process.once('SIGTERM', () => process.exit(0));
-await systems[SYSTEM]();
+const system = systems[SYSTEM];
+if (!system) throw new Error(`unknown SYSTEM ${SYSTEM}`);
+await system();
 // Keeps the process (and its workers) alive until the coordinator stops it.
 setInterval(() => {}, 1 << 30);

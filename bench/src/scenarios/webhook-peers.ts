@@ -1,23 +1,33 @@
 // Scenario 4's second part: our dispatcher against the job queues a team would otherwise pick
 // (graphile-worker with its defaults and with a local queue, pg-boss, BullMQ) and plain undici
-// POSTs, doing the same signed deliveries. Each round runs in webhook-peers-round.mjs on Node 24 on
+// POSTs, doing the same signed deliveries. Each round runs in webhook-peers-round.ts on Node 24 on
 // a fresh database, the systems in an order rotated by round; ratios are taken within a round.
 // Every system gets the same treatment: one receiver in a process of its own, worker processes
 // started and warmed by a drain of their own before the one measured, the same events over the
 // same tenants.
-import { ensureDatabase } from '../lib/db.mjs';
-import { runJsonScript } from '../lib/proc.mjs';
-import { spread } from '../lib/stats.mjs';
-import { peerSettings, SYSTEMS } from './webhook-peers-systems.mjs';
+import type { BenchContext } from '../context.js';
+import { ensureDatabase } from '../lib/db.js';
+import { runJsonScript } from '../lib/proc.js';
+import { spread } from '../lib/stats.js';
+import type { PeerFigures, PeerPlan, Spread, WebhookPeersResult } from '../results.js';
+import type { DrainFigures, PeerRoundOutput, SystemRound } from './webhook-peers-round/measures.js';
+import { peerSettings } from './webhook-peers-settings.js';
+import { SYSTEMS } from './webhook-peers-systems.js';
 
 /** The peers reported under webhooks.peers (ours are under webhooks.peersOurs). */
-export const PEER_NAMES = ['graphile-worker', 'graphile-worker-local-queue', 'pg-boss', 'bullmq', 'undici'];
+export const PEER_NAMES: string[] = [
+  'graphile-worker',
+  'graphile-worker-local-queue',
+  'pg-boss',
+  'bullmq',
+  'undici',
+];
 /** Peers whose job is durable once its enqueue returns (a PostgreSQL commit). */
 const DURABLE_PEERS = SYSTEMS.filter((s) => s.durable && !s.name.startsWith('ours')).map((s) => s.name);
 
 /** Sizes and rounds of a full, quick or smoke run (BENCH_PEER_ROUNDS overrides the rounds). */
-function plan(ctx) {
-  const base = ctx.smoke
+function plan(ctx: BenchContext): PeerPlan {
+  const base: Omit<PeerPlan, 'latencyRate' | 'tenants'> = ctx.smoke
     ? { sizes: [300], rounds: 1, latencySeconds: 1, crashEvents: 300, leaseSeconds: 2, warmupEvents: 100 }
     : ctx.quick
       ? { sizes: [500, 2000], rounds: 1, latencySeconds: 2, crashEvents: 1000, warmupEvents: 1000 }
@@ -27,10 +37,10 @@ function plan(ctx) {
 }
 
 /** Runs the peer rounds and returns webhooks.peers, webhooks.peersOurs and webhooks.vsBestPeer. */
-export async function runWebhookPeers(ctx) {
+export async function runWebhookPeers(ctx: BenchContext): Promise<WebhookPeersResult> {
   const p = plan(ctx);
-  const worker = new URL('./webhook-peers-round.mjs', import.meta.url).pathname;
-  const rounds = [];
+  const worker = new URL('./webhook-peers-round.js', import.meta.url).pathname;
+  const rounds: PeerRoundOutput[] = [];
   for (let r = 0; r < p.rounds; r += 1) {
     const databaseUrl = await ensureDatabase('bench_peers', { fresh: true });
     const env = {
@@ -44,24 +54,53 @@ export async function runWebhookPeers(ctx) {
       WARMUP_EVENTS: String(p.warmupEvents),
       ...(p.leaseSeconds ? { BENCH_PEERS_LEASE_SECONDS: String(p.leaseSeconds) } : {}),
     };
-    rounds.push(await runJsonScript(ctx.nodes.n24, worker, env, { timeoutMs: 2_400_000 }));
+    rounds.push(await runJsonScript<PeerRoundOutput>(ctx.nodes.n24, worker, env, { timeoutMs: 2_400_000 }));
     ctx.progress(`webhook peers round ${r + 1}/${p.rounds}`);
   }
   return summarize(p, rounds);
 }
 
+/** `name`'s figures in round `r`. */
+function systemIn(r: PeerRoundOutput, name: string): SystemRound {
+  const figures = r.results[name];
+  if (!figures) throw new Error(`round without figures of ${name}`);
+  return figures;
+}
+
+/** `name`'s drain of `size` events in round `r`. */
+function drainIn(r: PeerRoundOutput, name: string, size: number): DrainFigures {
+  const figures = systemIn(r, name).drains[size];
+  if (!figures) throw new Error(`round without ${name}'s drain of ${size}`);
+  return figures;
+}
+
+/** A step's figures that is there when the first round has it. */
+function stepIn<K extends 'logged' | 'latency' | 'crash'>(
+  r: PeerRoundOutput,
+  name: string,
+  key: K,
+): NonNullable<SystemRound[K]> {
+  const figures = systemIn(r, name)[key];
+  if (!figures) throw new Error(`round without ${name}'s ${key}`);
+  return figures;
+}
+
 /** Every figure of one system as `{ median, min, max }` over the rounds; ratios are ours / it within a round. */
-function systemFigures(name, p, rounds) {
+function systemFigures(
+  name: string,
+  p: PeerPlan,
+  rounds: PeerRoundOutput[],
+): Omit<PeerFigures, 'label' | 'durable'> {
   const largest = Math.max(...p.sizes);
-  const of = (r) => r.results[name];
-  const fig = (pick) => spread(rounds.map(pick).filter((v) => v !== undefined));
-  const drainAt = (size) => ({
-    deliveriesPerS: fig((r) => of(r).drains[size].rate),
-    oursOver: fig((r) => r.results.ours.drains[size].rate / of(r).drains[size].rate),
-    enqueueSeconds: fig((r) => of(r).drains[size].enqueueSeconds),
+  const fig = (pick: (r: PeerRoundOutput) => number | undefined): Spread =>
+    spread(rounds.map(pick).filter((v): v is number => v !== undefined));
+  const drainAt = (size: number) => ({
+    deliveriesPerS: fig((r) => drainIn(r, name, size).rate),
+    oursOver: fig((r) => drainIn(r, 'ours', size).rate / drainIn(r, name, size).rate),
+    enqueueSeconds: fig((r) => drainIn(r, name, size).enqueueSeconds),
   });
-  const big = (r) => of(r).drains[largest];
-  const out = {
+  const big = (r: PeerRoundOutput) => drainIn(r, name, largest);
+  const out: Omit<PeerFigures, 'label' | 'durable'> = {
     bySize: Object.fromEntries(p.sizes.map((size) => [size, drainAt(size)])),
     deliveriesPerS: fig((r) => big(r).rate),
     cpuUsPerDelivery: fig((r) => big(r).cpu.workers),
@@ -70,57 +109,66 @@ function systemFigures(name, p, rounds) {
     receiverCpuUsPerDelivery: fig((r) => big(r).cpu.receiver),
     rssMiB: fig((r) => big(r).rssMiB),
   };
-  if (of(rounds[0]).latency) {
-    out.p50Ms = fig((r) => of(r).latency.p50);
-    out.p99Ms = fig((r) => of(r).latency.p99);
+  const first = rounds[0] && systemIn(rounds[0], name);
+  if (first?.latency) {
+    out.p50Ms = fig((r) => stepIn(r, name, 'latency').p50);
+    out.p99Ms = fig((r) => stepIn(r, name, 'latency').p99);
   }
-  if (of(rounds[0]).logged) {
+  if (first?.logged) {
     out.withLogRow = {
-      deliveriesPerS: fig((r) => of(r).logged.rate),
-      oursOver: fig((r) => r.results.ours.drains[largest].rate / of(r).logged.rate),
-      cpuUsPerDelivery: fig((r) => of(r).logged.cpu.workers),
-      pgCpuUsPerDelivery: fig((r) => of(r).logged.cpu.pg),
+      deliveriesPerS: fig((r) => stepIn(r, name, 'logged').rate),
+      oursOver: fig((r) => drainIn(r, 'ours', largest).rate / stepIn(r, name, 'logged').rate),
+      cpuUsPerDelivery: fig((r) => stepIn(r, name, 'logged').cpu.workers),
+      pgCpuUsPerDelivery: fig((r) => stepIn(r, name, 'logged').cpu.pg),
     };
   }
-  if (of(rounds[0]).crash) {
+  if (first?.crash) {
     out.kill9 = {
-      events: of(rounds[0]).crash.events,
-      duplicates: fig((r) => of(r).crash.duplicates),
-      lost: fig((r) => of(r).crash.lost),
+      events: first.crash.events,
+      duplicates: fig((r) => stepIn(r, name, 'crash').duplicates),
+      lost: fig((r) => stepIn(r, name, 'crash').lost),
     };
   }
   return out;
 }
 
-function summarize(p, rounds) {
+function summarize(p: PeerPlan, rounds: PeerRoundOutput[]): WebhookPeersResult {
   const largest = Math.max(...p.sizes);
-  const all = Object.fromEntries(
+  const all: Record<string, PeerFigures> = Object.fromEntries(
     SYSTEMS.map((s) => [s.name, { label: s.label, durable: s.durable, ...systemFigures(s.name, p, rounds) }]),
   );
+  const figuresOf = (name: string): PeerFigures => {
+    const figures = all[name];
+    if (!figures) throw new Error(`no figures of ${name}`);
+    return figures;
+  };
+  const median = (s: Spread | undefined) => s?.median ?? Number.NaN;
   // The fastest durable peer: the highest median deliveries/s at the largest backlog.
   const best = DURABLE_PEERS.reduce((a, b) =>
-    all[b].deliveriesPerS.median > all[a].deliveriesPerS.median ? b : a,
+    figuresOf(b).deliveriesPerS.median > figuresOf(a).deliveriesPerS.median ? b : a,
   );
-  const within = (ours) =>
-    spread(rounds.map((r) => r.results[ours].drains[largest].rate / r.results[best].drains[largest].rate));
-  const bestLatency = (key) => Math.min(...DURABLE_PEERS.map((n) => all[n][key].median));
+  const within = (ours: string) =>
+    spread(rounds.map((r) => drainIn(r, ours, largest).rate / drainIn(r, best, largest).rate));
+  const bestLatency = (key: 'p50Ms' | 'p99Ms') =>
+    Math.min(...DURABLE_PEERS.map((n) => median(figuresOf(n)[key])));
+  const ours = figuresOf('ours');
   return {
-    peers: Object.fromEntries(PEER_NAMES.map((n) => [n, all[n]])),
-    peersOurs: { ours: all.ours, 'ours-2': all['ours-2'] },
+    peers: Object.fromEntries(PEER_NAMES.map((n) => [n, figuresOf(n)])),
+    peersOurs: { ours, 'ours-2': figuresOf('ours-2') },
     vsBestPeer: {
       peer: best,
       events: largest,
       ...within('ours'),
       twoDispatchers: within('ours-2'),
-      pgCpu: { ours: all.ours.pgCpuUsPerDelivery.median, peer: all[best].pgCpuUsPerDelivery.median },
+      pgCpu: { ours: ours.pgCpuUsPerDelivery.median, peer: figuresOf(best).pgCpuUsPerDelivery.median },
       latency: {
-        oursP50: all.ours.p50Ms.median,
-        oursP99: all.ours.p99Ms.median,
+        oursP50: median(ours.p50Ms),
+        oursP99: median(ours.p99Ms),
         bestP50: bestLatency('p50Ms'),
         bestP99: bestLatency('p99Ms'),
       },
       undici: spread(
-        rounds.map((r) => r.results.ours.drains[largest].rate / r.results.undici.drains[largest].rate),
+        rounds.map((r) => drainIn(r, 'ours', largest).rate / drainIn(r, 'undici', largest).rate),
       ),
     },
     peerRun: {

@@ -2,21 +2,61 @@
 // `GET /v0/pages?limit=20` (a keyset page plus the maintained counter), the same JSON and the
 // same API-key check (SHA-256 of the key, looked up once and cached, as the server's cache does).
 import { createHash } from 'node:crypto';
+import type { Page } from '@customer-api/contract';
 import { CursorCodec } from '@customer-api/server/internals';
 import pg from 'pg';
 
-/** Opens the pool (10 connections, like the server) and loads what a request needs. */
-export async function openPages(databaseUrl) {
-  const db = new pg.Pool({ connectionString: databaseUrl, max: 10 });
-  const { rows } = await db.query(`SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`);
-  const cursors = new CursorCodec(rows[0].value);
-  const keys = new Map();
+/** A row of the `pages` table, as node-postgres reads it. */
+export interface PageRow {
+  id: string;
+  name: string;
+  title: string;
+  page_context: Page['pageContext'];
+  brand_id: Page['brandId'];
+  page_type: Page['pageType'];
+  status: Page['status'];
+  audiences_count: Page['audiencesCount'];
+  actions: Page['actions'];
+  action_card_widgets: Page['actionCardWidgets'];
+  footer_links: Page['footerLinks'];
+  scripts: Page['scripts'];
+  header_action_id: string | null;
+  metadata: Page['metadata'] | null;
+  created_at: Date;
+  updated_at: Date;
+  archived_at: Date | null;
+  deleted_at: Date | null;
+}
 
-  async function tenantOf(apiKey) {
+/** A page of pages, as `GET /v0/pages` answers it. */
+export interface PagesPage {
+  items: Page[];
+  hasMore: boolean;
+  nextCursor: string | null;
+  totalCount: number;
+}
+
+/** What a comparison server needs of the database. */
+export interface Pages {
+  db: pg.Pool;
+  tenantOf(apiKey: string | undefined): Promise<string | undefined>;
+  listPages(tenantId: string, limit: number): Promise<PagesPage>;
+}
+
+/** Opens the pool (10 connections, like the server) and loads what a request needs. */
+export async function openPages(databaseUrl: string | undefined): Promise<Pages> {
+  const db = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  const { rows } = await db.query<{ value: string }>(
+    `SELECT value FROM server_settings WHERE name = 'cursor_hmac_key'`,
+  );
+  const cursors = new CursorCodec(rows[0]?.value ?? '');
+  const keys = new Map<string, string | undefined>();
+
+  async function tenantOf(apiKey: string | undefined): Promise<string | undefined> {
     if (!apiKey) return undefined;
     const hash = createHash('sha256').update(apiKey, 'utf8').digest('hex');
     if (!keys.has(hash)) {
-      const found = await db.query(
+      const found = await db.query<{ tenant_id: string }>(
         'SELECT tenant_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL',
         [hash],
       );
@@ -25,14 +65,17 @@ export async function openPages(databaseUrl) {
     return keys.get(hash);
   }
 
-  async function listPages(tenantId, limit) {
+  async function listPages(tenantId: string, limit: number): Promise<PagesPage> {
     const [page, counter] = await Promise.all([
-      db.query(
+      db.query<PageRow>(
         `SELECT * FROM pages WHERE tenant_id = $1 AND deleted_at IS NULL
          ORDER BY created_at DESC, id DESC LIMIT $2`,
         [tenantId, limit + 1],
       ),
-      db.query(`SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = 'pages'`, [tenantId]),
+      db.query<{ count: string }>(
+        `SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = 'pages'`,
+        [tenantId],
+      ),
     ]);
     const hasMore = page.rows.length > limit;
     const rows = page.rows.slice(0, limit);
@@ -50,10 +93,10 @@ export async function openPages(databaseUrl) {
   return { db, tenantOf, listPages };
 }
 
-const isoOrNull = (d) => (d ? d.toISOString() : null);
+const isoOrNull = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 /** A page row in the API's shape (what the server's `toApiPage` returns). */
-export function toApiPage(row) {
+export function toApiPage(row: PageRow): Page {
   return {
     pageId: row.id,
     name: row.name,
@@ -77,10 +120,13 @@ export function toApiPage(row) {
 }
 
 /** Port and database from the environment (PORT, DATABASE_URL); the parent picks both. */
-export const env = () => ({ port: Number(process.env.PORT), databaseUrl: process.env.DATABASE_URL });
+export const env = (): { port: number; databaseUrl: string | undefined } => ({
+  port: Number(process.env.PORT),
+  databaseUrl: process.env.DATABASE_URL,
+});
 
 /** Exits cleanly on SIGTERM, like the real server. */
-export function onTerm(close) {
+export function onTerm(close: () => unknown): void {
   process.once('SIGTERM', () => {
     Promise.resolve(close()).finally(() => process.exit(0));
   });

@@ -3,8 +3,8 @@
 
 import { PageSchema, PaginationQuerySchema, paginated } from '@customer-api/contract';
 import { serve } from '@hono/node-server';
-import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import { env, onTerm, openPages } from './common.mjs';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import { env, onTerm, openPages } from './common.js';
 
 const { port, databaseUrl } = env();
 const pages = await openPages(databaseUrl);
@@ -16,6 +16,10 @@ const route = createRoute({
   request: { query: PaginationQuerySchema },
   responses: {
     200: { content: { 'application/json': { schema: paginated(PageSchema) } }, description: 'Pages' },
+    401: {
+      content: { 'application/json': { schema: z.object({ code: z.string() }) } },
+      description: 'No tenant for the key',
+    },
   },
 });
 app.openapi(route, async (c) => {
@@ -26,6 +30,6 @@ app.openapi(route, async (c) => {
 });
 const server = serve({ fetch: app.fetch, port, hostname: '127.0.0.1' });
 onTerm(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => server.close(() => resolve(undefined)));
   await pages.db.end();
 });

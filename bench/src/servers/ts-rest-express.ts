@@ -4,7 +4,7 @@ import { contract } from '@customer-api/contract';
 import { initContract } from '@ts-rest/core';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import express from 'express';
-import { env, onTerm, openPages } from './common.mjs';
+import { env, onTerm, openPages } from './common.js';
 
 const { port, databaseUrl } = env();
 const pages = await openPages(databaseUrl);
@@ -14,7 +14,13 @@ app.get('/healthz', (_req, res) => {
   res.json({ status: 'ok' });
 });
 const c = initContract();
-const api = c.router({ listPages: contract.listPages });
+// The contract's route, with the bare 401 this server answers without a key (never during the load).
+const api = c.router({
+  listPages: {
+    ...contract.listPages,
+    responses: { 200: contract.listPages.responses[200], 401: c.type<{ code: 'UNAUTHORIZED' }>() },
+  },
+});
 const s = initServer();
 const router = s.router(api, {
   listPages: async ({ query, req }) => {
@@ -26,6 +32,6 @@ const router = s.router(api, {
 createExpressEndpoints(api, router, app, { jsonQuery: false, responseValidation: false });
 const server = app.listen(port, '127.0.0.1');
 onTerm(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => server.close(() => resolve(undefined)));
   await pages.db.end();
 });
