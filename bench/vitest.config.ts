@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Only the bench's own checks (src/**/*.test.ts); the scenarios run with `pnpm bench`, never here.
 export default defineConfig({
   test: {
+    // The bench's own checks only: its scenarios run with `pnpm bench`, never under `pnpm test`.
     include: ['src/**/*.test.ts'],
   },
 });
