@@ -26,7 +26,7 @@ if (args.server) {
     pageId: `page_01m85wydkwe8g8cc11wmckh${String(i).padStart(3, '0')}`,
     name: `Spring launch ${i}`,
     title: 'Acme for freight',
-    // About 1 KB per page, as the pages the repository's bench seeds (bench/src/scenarios/overhead.mjs).
+    // About 1 KB per page, as the pages the repository's bench seeds (bench/src/scenarios/overhead.ts).
     pageContext: 'Freight forwarders looking for a faster customs broker. '.repeat(8),
     brandId: 'brand_acme',
     audiencesCount: i,
