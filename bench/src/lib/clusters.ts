@@ -83,6 +83,7 @@ export function clusterCpuMicros(postmaster: number): number {
 const CLUSTER_SH = `${ROOT}deploy/citus/cluster.sh`;
 const CITUS_PG_BIN = '/usr/lib/postgresql/15/bin';
 const CITUS_PG_LIB = '/usr/lib/postgresql/15/lib';
+/** The database cluster.sh creates on every node. */
 export const CITUS_DATABASE = 'customer_api';
 /**
  * The bench's own cluster (BENCH_CITUS_DIR, BENCH_CITUS_PORT: worker n on the port + n), apart
