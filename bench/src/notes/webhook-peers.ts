@@ -1,0 +1,100 @@
+// Notes of scenario 4's comparison with the job queues a team would pick.
+import {
+  atLeast,
+  finite,
+  HISTORY,
+  has,
+  measuredAt,
+  NOT_MEASURED,
+  num,
+  over,
+  paragraphs,
+  ratio,
+  verdict,
+} from './format.js';
+import type { NotesInput, PeerInput, Spread, WebhooksInput } from './input.js';
+
+/** The deliveries/s spread of `p` at `size` events. */
+function rateAt(p: PeerInput | undefined, size: number | undefined): Spread | undefined {
+  if (size === undefined) return undefined;
+  return p?.bySize?.[String(size)]?.deliveriesPerS;
+}
+
+/** This run's targets against the fastest durable peer. */
+function targets(w: WebhooksInput, size: number | undefined): string | undefined {
+  const vs = w.vsBestPeer;
+  if (!vs || !has(vs)) return undefined;
+  const peer = w.peers?.[vs.peer];
+  const ours = rateAt(w.peersOurs?.ours, size);
+  const parts = [
+    `Ours (one process)${has(ours) ? ` delivered ${num(ours.median)} deliveries/s at ${num(size ?? 0)} events,` : ''} ${ratio(vs)} × the fastest durable peer (${peer?.label ?? vs.peer}; target 1.5: ${verdict(vs.median >= 1.5)}, ${atLeast(vs, 1.5)})`,
+    has(vs.twoDispatchers)
+      ? `two processes ${ratio(vs.twoDispatchers)} × (${atLeast(vs.twoDispatchers, 1.5)})`
+      : undefined,
+  ].filter(Boolean);
+  const cpu = vs.pgCpu
+    ? `PostgreSQL CPU per delivery ${num(vs.pgCpu.ours)} against the peer's ${num(vs.pgCpu.peer)} µs (${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)})`
+    : undefined;
+  const l = vs.latency;
+  const lat = l
+    ? `commit-to-receipt p50 ${num(l.oursP50, 1)} against the best durable peer's ${num(l.bestP50, 1)} ms (${verdict(l.oursP50 <= l.bestP50)}), p99 ${num(l.oursP99, 1)} against ${num(l.bestP99, 1)} ms (${verdict(l.oursP99 <= l.bestP99)})`
+    : undefined;
+  return `${[parts.join('; '), cpu, lat].filter(Boolean).join('; ')}.`;
+}
+
+/** Each peer's figures with a delivery-log row per job. */
+function withLog(w: WebhooksInput, size: number | undefined): string | undefined {
+  const rows = Object.values(w.peers ?? {}).filter(
+    (p): p is PeerInput & { withLogRow: { oursOver: Spread } } => has(p?.withLogRow?.oursOver),
+  );
+  if (!rows.length) return undefined;
+  const each = rows.map((p) => `${ratio(p.withLogRow.oursOver)} against ${p.label ?? 'a peer'}`).join('; ');
+  const vsPeer = w.vsBestPeer ? w.peers?.[w.vsBestPeer.peer] : undefined;
+  const before = rateAt(vsPeer, size);
+  const after = vsPeer?.withLogRow?.deliveriesPerS;
+  const cost =
+    has(before) && has(after)
+      ? ` One log row per job takes the fastest durable peer from ${num(before.median)} to ${num(after.median)} deliveries/s here.`
+      : '';
+  return `**With a delivery-log row.** Ours keeps a delivery log the API lists; the peers' jobs do not. With one log row per peer job, ours / it: ${each}.${cost}`;
+}
+
+/** Where ours stands against plain undici and what the target asks of it. */
+function limit(w: WebhooksInput, size: number | undefined): string | undefined {
+  const vs = w.vsBestPeer;
+  const undici = rateAt(w.peers?.undici, size);
+  const peer = vs ? rateAt(w.peers?.[vs.peer], size) : undefined;
+  const peerOverUndici = over(peer?.median, undici?.median);
+  if (!vs || !has(vs.undici)) return undefined;
+  const asks = finite(peerOverUndici)
+    ? ` The fastest durable peer reached ${num(peerOverUndici, 2)} × undici (medians), so the 1.5 × target asks ours for ${num(1.5 * peerOverUndici, 2)} × undici on this machine.`
+    : '';
+  return `**Distance to the limit.** Ours / plain undici POSTs: ${ratio(vs.undici)}.${asks} On two shared cores the remaining difference is the fan-out, the shares of each claim and the delivery log, which the peer does not do.`;
+}
+
+/** Scenario 4 against the job queues: this run's verdicts, what they measure, and what is next. */
+export function webhookPeersNote(results: NotesInput): string {
+  const w = results.webhooks;
+  if (!w?.peers || !w.vsBestPeer) return `The comparison with the job queues was ${NOT_MEASURED}.`;
+  const size = w.peerRun?.sizes?.at(-1) ?? w.vsBestPeer.events;
+  const rounds = w.peerRun?.rounds;
+  return paragraphs(
+    `**This run** (${measuredAt(results, 'webhooks')}${finite(rounds) ? `, ${rounds} round${rounds === 1 ? '' : 's'}` : ''}). ${targets(w, size) ?? ''}`,
+    `**The same setup for every system.** Every system runs in the setup its documentation recommends
+for throughput: one receiver process for all, worker processes started and warmed by a drain before
+the timed one, the backlog committed in one transaction while the warm workers idle, and the
+planner's statistics taken with it (an \`ANALYZE\` inside the backlog's transaction). Before that,
+the peers' job tables kept whatever statistics autovacuum last saw, a peer's job fetch could scan
+and sort every available job instead of using its index, and which system paid changed from run to
+run; the runs measured so are in ${HISTORY}.`,
+    `**The narrow queue.** Pending attempts wait in \`webhook_delivery_queue\`, apart from the log
+([0240](decisions/0240-pending-attempts-wait-in-a-narrow-queue.md)). A success used to move the
+attempt out of the log's partial pending indexes, a new heap tuple with an entry in each of its
+other indexes, where graphile-worker deletes a job; how the queue compared with the single-table
+build, and where ours spent its statements then, are in the history.`,
+    withLog(w, size),
+    limit(w, size),
+    `**Next.** The narrow queue's statements are next to profile with \`pg_stat_statements\` against the
+single-table figures in the history, before the queue read's plan.`,
+  );
+}
