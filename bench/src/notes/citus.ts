@@ -104,7 +104,7 @@ export function citusNote(results: NotesInput): string {
   const c = results.citus;
   if (!c || c.skipped) return `Scenario 10 was ${NOT_MEASURED}.`;
   return paragraphs(
-    `This section was ${measuredAt(results, 'citus')}.`,
+    `Scenario 10 was ${measuredAt(results, 'citus')}.`,
     hop(c),
     oneMachine(c),
     ingestion(c),
