@@ -34,6 +34,15 @@ function perturb(value: unknown): unknown {
   return walk(value);
 }
 
+/** A deep copy of `value` with every number replaced by NaN, as a failed measurement leaves it. */
+function blank(value: unknown): unknown {
+  if (typeof value === 'number') return Number.NaN;
+  if (Array.isArray(value)) return value.map(blank);
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, blank(x)]));
+  return value;
+}
+
 /** Fails on a figure that could not be formatted. */
 function expectClean(notes: Notes): void {
   expect(Object.keys(notes).sort()).toEqual(KEYS);
@@ -88,6 +97,10 @@ describe('renderNotes', () => {
     for (const key of ['overhead', 'webhooks', 'isolation', 'replicas'] as const) {
       expect(none[key], key).toContain('not measured in this run');
     }
+  });
+
+  it('renders a run whose every figure is NaN without printing one', () => {
+    expectClean(renderNotes(blank(committed) as NotesInput));
   });
 
   it('renders sections whose figures are partly missing', () => {

@@ -120,7 +120,11 @@ first page nor a deep page nor a read by id grows with the table.`;
   const byId = scaleRatio(s, 'GET account');
   const figures = [
     scaleFigure('the first page at the largest size over the smallest', first, 1.5),
-    scaleFigure(`page ${s.deepPages ?? 'n'} over the first page at the largest size`, deep, 1.2),
+    scaleFigure(
+      `${finite(s.deepPages) ? `page ${num(s.deepPages)}` : 'a deep page'} over the first page at the largest size`,
+      deep,
+      1.2,
+    ),
     scaleFigure('a read by id at the largest size over the smallest', byId),
   ];
   const noisy = [first, deep].some(

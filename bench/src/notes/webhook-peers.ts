@@ -27,18 +27,20 @@ function targets(w: WebhooksInput, size: number | undefined): string | undefined
   const peer = w.peers?.[vs.peer];
   const ours = rateAt(w.peersOurs?.ours, size);
   const parts = [
-    `Ours (one process)${has(ours) ? ` delivered ${num(ours.median)} deliveries/s at ${num(size ?? 0)} events,` : ''} ${ratio(vs)} × the fastest durable peer (${peer?.label ?? vs.peer}; target 1.5: ${verdict(vs.median >= 1.5)}, ${atLeast(vs, 1.5)})`,
+    `Ours (one process)${has(ours) && finite(size) ? ` delivered ${num(ours.median)} deliveries/s at ${num(size)} events,` : ''} ${ratio(vs)} × the fastest durable peer (${peer?.label ?? vs.peer}; target 1.5: ${verdict(vs.median >= 1.5)}, ${atLeast(vs, 1.5)})`,
     has(vs.twoDispatchers)
       ? `two processes ${ratio(vs.twoDispatchers)} × (${atLeast(vs.twoDispatchers, 1.5)})`
       : undefined,
   ].filter(Boolean);
-  const cpu = vs.pgCpu
-    ? `PostgreSQL CPU per delivery ${num(vs.pgCpu.ours)} against the peer's ${num(vs.pgCpu.peer)} µs (${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)})`
-    : undefined;
+  const cpu =
+    vs.pgCpu && finite(vs.pgCpu.ours) && finite(vs.pgCpu.peer)
+      ? `PostgreSQL CPU per delivery ${num(vs.pgCpu.ours)} against the peer's ${num(vs.pgCpu.peer)} µs (${verdict(vs.pgCpu.ours <= vs.pgCpu.peer)})`
+      : undefined;
   const l = vs.latency;
-  const lat = l
-    ? `commit-to-receipt p50 ${num(l.oursP50, 1)} against the best durable peer's ${num(l.bestP50, 1)} ms (${verdict(l.oursP50 <= l.bestP50)}), p99 ${num(l.oursP99, 1)} against ${num(l.bestP99, 1)} ms (${verdict(l.oursP99 <= l.bestP99)})`
-    : undefined;
+  const lat =
+    l && [l.oursP50, l.oursP99, l.bestP50, l.bestP99].every(finite)
+      ? `commit-to-receipt p50 ${num(l.oursP50, 1)} against the best durable peer's ${num(l.bestP50, 1)} ms (${verdict(l.oursP50 <= l.bestP50)}), p99 ${num(l.oursP99, 1)} against ${num(l.bestP99, 1)} ms (${verdict(l.oursP99 <= l.bestP99)})`
+      : undefined;
   return `${[parts.join('; '), cpu, lat].filter(Boolean).join('; ')}.`;
 }
 

@@ -58,7 +58,7 @@ or being sent, so the next claims do not wait for commits. Its bookkeeping commi
 a PostgreSQL crash forgets the last bookkeeping and the attempts are sent again. The profile and the
 same-run comparison behind each of these changes are in ${HISTORY}.`;
 
-/** When RSS first came within 1 % of its peak (fraction delivered), and whether it stayed near it. */
+/** Where in the drain (fraction delivered) RSS first came near its peak, and whether it stayed near it. */
 function peakAt(b: BacklogInput): { at: number; stayed: boolean } | undefined {
   if (!finite(b.rssMax) || !finite(b.events) || b.events === 0 || !b.samples?.length) return undefined;
   const max = b.rssMax;
