@@ -85,7 +85,7 @@ export function isolationNote(results: NotesInput): string {
       "- *`--max-semi-space-size=2`* shortened the connection attack's young-generation pauses but not the",
       "  history attack's; it is not adopted.",
     ].join('\n'),
-    `**What remains.** In the history attack's windows the server's event loop stalls on young-generation collections, socket writes to PostgreSQL and to A, and A's slices, and B's tail on this virtual machine follows the scheduler. In the connection attack the pauses are young-generation collections while ten thousand new sockets are alive: every surviving socket object is copied once before it is promoted; Node's own request-timeout check builds an error for each expired connection.`,
+    `**What remains**, as traces of earlier runs showed it (${HISTORY}). In the history attack's windows the server's event loop stalls on young-generation collections, socket writes to PostgreSQL and to A, and A's slices, and B's tail on this virtual machine follows the scheduler. In the connection attack the pauses are young-generation collections while ten thousand new sockets are alive: every surviving socket object is copied once before it is promoted; Node's own request-timeout check builds an error for each expired connection.`,
     mechanisms,
   );
 }
