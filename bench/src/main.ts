@@ -69,7 +69,7 @@ function write(results: BenchResults): string {
 }
 
 if (values.render) {
-  // Re-renders the report of the last full run (e.g. after editing notes.ts), measuring nothing.
+  // Re-renders the report of the last full run (e.g. after changing src/notes/ and `pnpm build`), measuring nothing.
   write(JSON.parse(readFileSync(resultsFile(mode), 'utf8')) as BenchResults);
   process.exit(0);
 }

@@ -2,7 +2,6 @@
 // and its targets, in Markdown.
 import { fmtSpread } from './lib/stats.js';
 import { table, verdict } from './markdown.js';
-import { NOTES } from './notes.js';
 import type { PeerFigures, PeerPlan, Spread, WebhookPeersResult, WebhooksResult } from './results.js';
 
 const f0 = (s: Spread | undefined) => fmtSpread(s, 0);
@@ -36,7 +35,7 @@ function drainSetup(run: PeerPlan): string {
 }
 
 /** The section on the peers; empty for reports measured before they were. */
-export function peersSection(w: WebhooksResult): string[] {
+export function peersSection(w: WebhooksResult, note: string): string[] {
   if (!w.peers || !w.peerRun || !w.peersOurs || !w.vsBestPeer) return [];
   const peers: WebhookPeersResult['peers'] = w.peers;
   const run = w.peerRun;
@@ -121,6 +120,6 @@ export function peersSection(w: WebhooksResult): string[] {
         ', ',
       )}): p50 ${vs.latency.oursP50.toFixed(1)} vs ${vs.latency.bestP50.toFixed(1)} ms ${verdict(vs.latency.oursP50 <= vs.latency.bestP50)}, p99 ${vs.latency.oursP99.toFixed(1)} vs ${vs.latency.bestP99.toFixed(1)} ms ${verdict(vs.latency.oursP99 <= vs.latency.bestP99)}. Distance to the limit: ours / plain undici POSTs ${f2(vs.undici)}.`,
     '',
-    NOTES.webhookPeers,
+    note,
   ];
 }

@@ -50,7 +50,7 @@ export function memoryNote(results: NotesInput): string {
 export function assetContentNote(_results: NotesInput): string {
   return `## Asset content: 1 GiB up and down
 
-\`node bench/src/scenarios/asset-content.mjs --mib=1024\` (after \`pnpm build\`; PostgreSQL at
+\`node bench/dist/scenarios/asset-content.js --mib=1024\` (after \`pnpm build\`; PostgreSQL at
 127.0.0.1:5432, database \`bench_assets\` recreated) uploads one 1 GiB asset with a streamed
 \`PUT /v0/assets/{id}/content\` to a production server (Node 24, \`NODE_ENV=production\`), downloads
 it through its signed \`downloadUrl\`, and samples the server process's RSS every 50 ms, once on

@@ -96,7 +96,11 @@ other indexes, where graphile-worker deletes a job; how the queue compared with 
 build, and where ours spent its statements then, are in the history.`,
     withLog(w, size),
     limit(w, size),
-    `**Next.** The narrow queue's statements are next to profile with \`pg_stat_statements\` against the
-single-table figures in the history, before the queue read's plan.`,
+    `**What the profile shows is left.** A \`pg_stat_statements\` profile of one drain
+([0247](decisions/0247-queue-rows-are-found-where-their-claim-left-them.md)) puts ours at about four
+times the peer's buffers and three times its WAL records per delivery: the fan-out (an event becomes
+a log row and a queue row, six index entries, a step the peer's job does not have) and the fair
+claim's fixed cost (the per-tenant and per-subscription skip-scans, about two thirds of the record
+and claim statement), against one index range and a delete for the peer.`,
   );
 }

@@ -1,6 +1,5 @@
 // The report's section of scenario 7: one tenant's latency while another attacks.
 import { table, verdict } from '../markdown.js';
-import { NOTES } from '../notes.js';
 import type { IsolationPhase, IsolationResult, IsolationRow, IsolationRun } from '../results.js';
 
 /** B's worse p99 ratio (pages or account) during an attack against `quiet`. */
@@ -38,7 +37,7 @@ function isolationRows(run: IsolationRun): string[][] {
 }
 
 /** Section 7. */
-export function isolation(iso: IsolationResult): string {
+export function isolation(iso: IsolationResult, note: string): string {
   const runs = [iso.before, iso.after].filter((run): run is IsolationRun => Boolean(run));
   const after = iso.after;
   const [quiet, ...attacks] = after.rows;
@@ -66,6 +65,6 @@ export function isolation(iso: IsolationResult): string {
     '',
     `Targets: B's p99 within 2 × quiet and 0 non-2xx in every attack — ${verdict(within)}; B's event delivered within 5 s — ${webhook ? verdict((webhook.bDeliveredAfterMs ?? Number.NaN) <= 5000) : 'not measured (the webhook attack did not run)'}; server RSS under 1 GiB — ${verdict(after.rssMaxMiB < 1024)} (peak ${after.rssMaxMiB.toFixed(0)} MiB).`,
     '',
-    NOTES.isolation,
+    note,
   ].join('\n');
 }

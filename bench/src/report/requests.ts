@@ -1,7 +1,6 @@
 // The report's sections of the scenarios that load the API's request paths: 1, 2, 3, 5 and 6.
 import { fmtSpread } from '../lib/stats.js';
 import { table, verdict } from '../markdown.js';
-import { NOTES } from '../notes.js';
 import type {
   IngestionResult,
   McpResult,
@@ -33,7 +32,7 @@ function readLimit(o: OverheadResult): string[] {
 }
 
 /** Section 1. */
-export function overhead(o: OverheadResult): string {
+export function overhead(o: OverheadResult, note: string): string {
   const rows = o.rows.map((r) => [
     String(LABEL[r.key]),
     `Node ${r.node}`,
@@ -64,12 +63,12 @@ export function overhead(o: OverheadResult): string {
     ...readLimit(o),
     `Target: ours ≥ 0.85 × (a) — ${verdict(ratio('ours/fastify@24').median >= 0.85)} (${ratio('ours/fastify@24').median.toFixed(2)}); ahead of every peer (c) — ${verdict(peers.every((s) => s.median > 1))}${o.directPg ? `; ours ≥ 0.6 × direct pg — ${verdict(ratio('ours/direct-pg@24').median >= 0.6)} (${ratio('ours/direct-pg@24').median.toFixed(2)})` : ''}.`,
     '',
-    NOTES.overhead,
+    note,
   ].join('\n');
 }
 
 /** Section 2. */
-export function scale(s: ScaleResult): string {
+export function scale(s: ScaleResult, note: string): string {
   const name: Record<string, string> = {
     first: 'first page',
     deep: `page ${s.deepPages}`,
@@ -110,12 +109,12 @@ export function scale(s: ScaleResult): string {
     '',
     `Target: page latency at 1M within 1.5 × that at 10k — ${verdict((firstRatio ?? Number.NaN) <= 1.5)}; a deep page as fast as the first — ${verdict((deepRatio ?? Number.NaN) <= 1.2)} (within 20 %); exact \`totalCount\` — **met**.`,
     '',
-    NOTES.scale,
+    note,
   ].join('\n');
 }
 
 /** Section 3. */
-export function ingestion(i: IngestionResult): string {
+export function ingestion(i: IngestionResult, note: string): string {
   return [
     '## 3. Ingestion: `POST /v0/account_logs` with idempotency keys',
     '',
@@ -134,12 +133,12 @@ export function ingestion(i: IngestionResult): string {
     '',
     `Target: ≥ 0.5 × direct pg — ${verdict(i.ratio.median >= 0.5)}; zero duplicates — ${verdict(i.duplicates === 0)}; zero errors — ${verdict(i.errors === 0)}.`,
     '',
-    NOTES.ingestion,
+    note,
   ].join('\n');
 }
 
 /** Section 5. */
-export function mcp(m: McpResult): string {
+export function mcp(m: McpResult, note: string): string {
   return [
     '## 5. MCP: `list_pages` over stdio',
     '',
@@ -165,12 +164,12 @@ export function mcp(m: McpResult): string {
         ]
       : []),
     '',
-    NOTES.mcp,
+    note,
   ].join('\n');
 }
 
 /** Section 6. */
-export function memory(m: MemoryResult, rssStart: number): string {
+export function memory(m: MemoryResult, rssStart: number, note: string): string {
   return [
     '## 6. Memory',
     '',
@@ -180,6 +179,6 @@ export function memory(m: MemoryResult, rssStart: number): string {
     '',
     `RSS after warm-up ${m.warm.toFixed(0)} MiB, at the end ${m.last.toFixed(0)} MiB (peak ${m.peak.toFixed(0)} MiB): growth ${(m.growth * 100).toFixed(1)} %. Target: within 10 % — ${verdict(Math.abs(m.growth) <= 0.1)}.`,
     '',
-    NOTES.memory,
+    note,
   ].join('\n');
 }

@@ -1,7 +1,7 @@
 // The report's section of scenario 4: our dispatcher, plain undici POSTs, the job queues.
 import { fmtSpread } from '../lib/stats.js';
 import { table, verdict } from '../markdown.js';
-import { NOTES } from '../notes.js';
+import type { Notes } from '../notes/index.js';
 import { peersSection } from '../report-peers.js';
 import type { BacklogResult, DrainCpu, Spread, WebhooksResult } from '../results.js';
 
@@ -26,7 +26,7 @@ function cpuCell(cpu: DrainCpu<Spread> | undefined): string {
 }
 
 /** Section 4. */
-export function webhooks(w: WebhooksResult): string {
+export function webhooks(w: WebhooksResult, notes: Pick<Notes, 'webhooks' | 'webhookPeers'>): string {
   return [
     '## 4. Webhook delivery',
     '',
@@ -64,9 +64,9 @@ export function webhooks(w: WebhooksResult): string {
     w.peers
       ? `Target: p50 under 20 ms — ${verdict(w.p50.median < 20)}; the rate targets are against the job queues below.`
       : `Target: 1 dispatcher ≥ 0.5 × undici — ${verdict(w.ratioOne.median >= 0.5)}; p50 under 20 ms — ${verdict(w.p50.median < 20)}.`,
-    ...peersSection(w),
+    ...peersSection(w, notes.webhookPeers),
     ...backlog(w.backlog),
     '',
-    NOTES.webhooks,
+    notes.webhooks,
   ].join('\n');
 }
