@@ -2,7 +2,14 @@
 // and its targets, in Markdown.
 import { fmtSpread } from './lib/stats.js';
 import { table, verdict } from './markdown.js';
-import type { PeerFigures, PeerPlan, Spread, WebhookPeersResult, WebhooksResult } from './results.js';
+import type {
+  PeerFigures,
+  PeerPlan,
+  PurgeBesideDrain,
+  Spread,
+  WebhookPeersResult,
+  WebhooksResult,
+} from './results.js';
 
 const f0 = (s: Spread | undefined) => fmtSpread(s, 0);
 const f2 = (s: Spread | undefined) => fmtSpread(s, 2);
@@ -52,6 +59,7 @@ export function peersSection(w: WebhooksResult, note: string): string[] {
   const rows = [
     ...oursRow('ours'),
     ...oursRow('ours-2'),
+    ...oursRow('ours-purging'),
     ...Object.entries(peers).map(([name, s]) => rateRow(name, s, sizes)),
   ];
   const withLog = Object.entries(peers).flatMap(([, s]) =>
@@ -119,7 +127,17 @@ export function peersSection(w: WebhooksResult, note: string): string[] {
       .join(
         ', ',
       )}): p50 ${vs.latency.oursP50.toFixed(1)} vs ${vs.latency.bestP50.toFixed(1)} ms ${verdict(vs.latency.oursP50 <= vs.latency.bestP50)}, p99 ${vs.latency.oursP99.toFixed(1)} vs ${vs.latency.bestP99.toFixed(1)} ms ${verdict(vs.latency.oursP99 <= vs.latency.bestP99)}. Distance to the limit: ours / plain undici POSTs ${f2(vs.undici)}.`,
+    ...purgeLine(w.purge),
     '',
     note,
+  ];
+}
+
+/** The purge beside the drain against the same drain without it, and its target. */
+function purgeLine(purge: PurgeBesideDrain | undefined): string[] {
+  if (!purge) return [];
+  return [
+    '',
+    `**Retention's purge beside the drain.** \`ours-purging\` is ours with ${n(purge.written)} expired rows (finished attempts and their events, 40 days old) written before the ${n(purge.events)}-event backlog and \`WEBHOOKS_PURGE_INTERVAL_S=1\`: its dispatcher purged ${f0(purge.purged)} of them, 500 a statement, between the backlog's commit and its last arrival. Within each round, purging / not: deliveries/s ${f2(purge.rate)}, PostgreSQL CPU per delivery ${f2(purge.pgCpu)}. Target: the purge moves deliveries/s by under 5 % (median ≥ 0.95) — ${verdict(purge.rate.median >= 0.95)}.`,
   ];
 }

@@ -102,11 +102,28 @@ export interface VsBestPeer extends Spread {
   undici: Spread;
 }
 
+/**
+ * Ours purging an expired pile beside the drain (`ours-purging`) against ours without one, within
+ * each round, at the largest backlog.
+ */
+export interface PurgeBesideDrain {
+  events: number;
+  /** Deliveries/s purging / not. */
+  rate: Spread;
+  /** PostgreSQL CPU µs per delivery purging / not. */
+  pgCpu: Spread;
+  /** Expired rows written before the backlog, and purged by its last arrival. */
+  written: number;
+  purged: Spread;
+}
+
 /** Scenario 4's second part: our dispatcher against the job queues. */
 export interface WebhookPeersResult {
   peers: Record<string, PeerFigures>;
   peersOurs: Record<string, PeerFigures>;
   vsBestPeer: VsBestPeer;
+  /** Absent from runs measured before the purge was. */
+  purge?: PurgeBesideDrain;
   peerRun: PeerPlan & { orders: string[][]; settings: PeerSettings };
 }
 

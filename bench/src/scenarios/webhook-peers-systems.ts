@@ -20,6 +20,8 @@ export interface PeerSystem {
   processes: number;
   durable: boolean;
   connect: (round: PeerRound) => Promise<PeerConnection>;
+  /** Ours with an expired pile to purge beside the drain (webhook-peers-round/expired.ts). */
+  purging?: boolean;
 }
 
 /**
@@ -42,6 +44,14 @@ export const SYSTEMS: PeerSystem[] = [
     processes: 2,
     durable: true,
     connect: oursConnect,
+  },
+  {
+    name: 'ours-purging',
+    label: 'customer-api dispatch, 1 process, purging expired deliveries every second',
+    processes: 1,
+    durable: true,
+    connect: oursConnect,
+    purging: true,
   },
   {
     name: 'graphile-worker',
@@ -89,7 +99,11 @@ export function workerCommand(
   if (system.name.startsWith('ours')) {
     return {
       args: [SERVER_CLI, 'dispatch'],
-      env: { ...round.oursEnv, ...peerSettings.ours },
+      env: {
+        ...round.oursEnv,
+        ...peerSettings.ours,
+        ...(system.purging ? { WEBHOOKS_PURGE_INTERVAL_S: '1' } : {}),
+      },
     };
   }
   return {

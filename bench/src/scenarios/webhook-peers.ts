@@ -154,7 +154,18 @@ function summarize(p: PeerPlan, rounds: PeerRoundOutput[]): WebhookPeersResult {
   const ours = figuresOf('ours');
   return {
     peers: Object.fromEntries(PEER_NAMES.map((n) => [n, figuresOf(n)])),
-    peersOurs: { ours, 'ours-2': figuresOf('ours-2') },
+    peersOurs: { ours, 'ours-2': figuresOf('ours-2'), 'ours-purging': figuresOf('ours-purging') },
+    purge: {
+      events: largest,
+      rate: spread(
+        rounds.map((r) => drainIn(r, 'ours-purging', largest).rate / drainIn(r, 'ours', largest).rate),
+      ),
+      pgCpu: spread(
+        rounds.map((r) => drainIn(r, 'ours-purging', largest).cpu.pg / drainIn(r, 'ours', largest).cpu.pg),
+      ),
+      written: Math.max(0, ...rounds.map((r) => drainIn(r, 'ours-purging', largest).expired?.written ?? 0)),
+      purged: spread(rounds.map((r) => drainIn(r, 'ours-purging', largest).expired?.purged ?? 0)),
+    },
     vsBestPeer: {
       peer: best,
       events: largest,

@@ -5,6 +5,7 @@ import { hrNow } from '../../lib/webhook-receiver.js';
 import type { PeerConnection } from '../webhook-peers-enqueue.js';
 import { LEASE_SECONDS, type PeerJob } from '../webhook-peers-settings.js';
 import type { PeerSystem } from '../webhook-peers-systems.js';
+import { dropExpired, expiredLeft, insertExpired, purgeUnderWay } from './expired.js';
 import {
   arrived,
   cpuNow,
@@ -24,7 +25,16 @@ export interface DrainFigures {
   analyzeSeconds: number;
   cpu: ReturnType<typeof cpuPerDelivery>;
   rssMiB: number;
+  /** A purging system's expired rows: written before the backlog, and purged by its last arrival. */
+  expired?: { written: number; purged: number };
 }
+
+/**
+ * Expired attempts (each with its event) written per backlog event for a purging system: more than
+ * its dispatcher purges in the drain, so that the purge runs from the backlog's commit to its last
+ * arrival.
+ */
+const EXPIRED_PER_EVENT = 20;
 
 /** The receiver expects `jobs` (by versionId). */
 const expect = (setting: RoundSetting, jobs: PeerJob[]) =>
@@ -63,6 +73,8 @@ export async function drain(
       await conn.enqueue(warm);
       await arrived(setting.receiver, warmupEvents, 600_000);
     }
+    const written = system.purging ? await insertExpired(setting.pool, EXPIRED_PER_EVENT * size) : 0;
+    const leftAtCommit = system.purging ? await purgeUnderWay(setting.pool, written) : 0;
     await setting.pool.query('CHECKPOINT');
     await newRun(setting);
     const jobs = setting.jobsFor(size);
@@ -74,7 +86,11 @@ export async function drain(
     const got = await arrived(setting.receiver, size, 600_000);
     const end = await cpuNow(setting, system, children);
     for (const c of children) rss = Math.max(rss, rssOr0(c.pid));
+    const expired = system.purging
+      ? { written, purged: leftAtCommit - (await expiredLeft(setting.pool)) }
+      : undefined;
     return {
+      ...(expired ? { expired } : {}),
       rate: (size - 1) / ((got.lastAt - got.firstAt) / 1000),
       fromCommit: size / ((got.lastAt - committedAt) / 1000),
       enqueueSeconds: (committedAt - t0 - analyzeMs) / 1000,
@@ -86,6 +102,7 @@ export async function drain(
     clearInterval(sampler);
     await stopWorkers(children);
     await conn.close();
+    if (system.purging) await dropExpired(setting.pool);
   }
 }
 
