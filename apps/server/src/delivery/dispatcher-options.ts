@@ -28,8 +28,9 @@ export interface DispatcherOptions {
   /** DNS resolver of the default agent's SSRF guard. */
   resolve?: Resolver;
   /**
-   * Requests open to receivers at once (default `webhooks.concurrency`); up to as many attempts
-   * again are claimed ahead, and a sent attempt stays leased until its outcome is recorded.
+   * Requests open to receivers at once (default `webhooks.concurrency`); up to three times as many
+   * attempts are claimed ahead, claims wait for room for twice as many, and a sent attempt stays
+   * leased until its outcome is recorded.
    */
   concurrency?: number;
   /**

@@ -67,14 +67,15 @@ class Dispatcher implements WebhookDispatcher {
       options.tenantConcurrency ?? options.webhooks.tenantConcurrency,
       this.#concurrency,
     );
-    // As many claimed ahead as there are slots, so that a freed slot starts its next send at once
-    // instead of after a claim's round trip; as many again sent and being recorded, so that
-    // outcomes waiting for their batch's commit do not hold back the next sends.
+    // Three times the slots claimed ahead, so that a freed slot starts its next send at once
+    // instead of after a claim's round trip; twice the slots again sent and being recorded, so that
+    // outcomes waiting for their batch's commit do not hold back the next sends. A claim waits for
+    // room for twice the slots: each pays the fair claim's fixed cost once (decision 0248).
     this.#queue = new ClaimQueue(this.#tenantCap, {
-      unsent: 2 * this.#concurrency,
-      held: 4 * this.#concurrency,
+      unsent: 4 * this.#concurrency,
+      held: 6 * this.#concurrency,
     });
-    this.#refill = Math.max(1, Math.floor(this.#concurrency / 4));
+    this.#refill = 2 * this.#concurrency;
     this.#pollMs = options.pollIntervalMs ?? (options.notifications ? 1000 : 200);
     this.#log = options.log ?? noopLog;
     this.#ownAgent = options.agent === undefined;
