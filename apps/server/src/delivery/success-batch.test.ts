@@ -18,6 +18,15 @@ beforeEach(async (context) => {
 });
 const h = webhookHelpers(t, time.clock);
 
+/** Publishes `versions` versions, fans them out and leases every attempt to `mine`. */
+async function leaseNewAttempts(versions: number) {
+  for (let i = 0; i < versions; i += 1) await h.version();
+  await fanOut(t.database.db, { clock: time.clock, ids: newId });
+  const now = time.clock();
+  const leasedUntil = new Date(now.getTime() + 60_000);
+  return { now, leased: await leaseDue(t.database.db, { now, leasedUntil, token: 'mine', limit: 100 }) };
+}
+
 describe('recording successes in batches', () => {
   it('writes every attempt still leased to its recorder, none other, and ends failure runs', async () => {
     const db = t.database.db;
@@ -27,15 +36,7 @@ describe('recording successes in batches', () => {
       time.clock().toISOString(),
       failing.webhookSubscriptionId,
     ]);
-    for (let i = 0; i < 3; i += 1) await h.version();
-    await fanOut(db, { clock: time.clock, ids: newId });
-    const now = time.clock();
-    const leased = await leaseDue(db, {
-      now,
-      leasedUntil: new Date(now.getTime() + 60_000),
-      token: 'mine',
-      limit: 100,
-    });
+    const { now, leased } = await leaseNewAttempts(3);
     expect(leased).toHaveLength(6);
 
     // Settled in one turn, so they go out together; one claims a lease it does not hold.
@@ -85,15 +86,7 @@ describe('recording successes in batches', () => {
   it('finds each attempt where its claim left it, or by its key when it moved or points elsewhere', async () => {
     const db = t.database.db;
     await h.subscribe('http://127.0.0.1:9/moved');
-    for (let i = 0; i < 4; i += 1) await h.version();
-    await fanOut(db, { clock: time.clock, ids: newId });
-    const now = time.clock();
-    const leased = await leaseDue(db, {
-      now,
-      leasedUntil: new Date(now.getTime() + 60_000),
-      token: 'mine',
-      limit: 100,
-    });
+    const { now, leased } = await leaseNewAttempts(4);
     const [moved, elsewhere, other, unknown] = leased;
     if (!moved || !elsewhere || !other || !unknown) throw new Error('four attempts expected');
     for (const row of leased) expect(row.queueAt).toMatch(/^\(\d+,\d+\)$/);

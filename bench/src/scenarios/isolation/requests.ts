@@ -1,6 +1,7 @@
 // Tenant A's requests in the isolation attacks: plain requests, and requests at a pace that a pause
 // cancels and holds (so that B can measure quiet windows between windows of attack).
 import { performance } from 'node:perf_hooks';
+import { api } from '../../lib/ours.js';
 import type { Counts } from '../../results.js';
 
 /** Resolves after `ms`. */
@@ -102,4 +103,21 @@ export async function request(
   });
   await res.arrayBuffer();
   return res.status;
+}
+
+/** Creates page `i` and one audience of it for the tenant of `apiKey`; their ids. */
+export async function newAudience(
+  url: string,
+  apiKey: string,
+  i: number,
+): Promise<{ pageId: string; audienceId: string }> {
+  const { pageId } = await api<{ pageId: string }>(url, apiKey, 'POST', '/v0/pages', pageBody(i));
+  const { audienceId } = await api<{ audienceId: string }>(
+    url,
+    apiKey,
+    'POST',
+    `/v0/pages/${pageId}/audiences`,
+    {},
+  );
+  return { pageId, audienceId };
 }

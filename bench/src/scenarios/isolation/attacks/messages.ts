@@ -1,7 +1,6 @@
 // Attack 2: huge message histories, read 16 at a time.
-import { api } from '../../../lib/ours.js';
 import type { Attack } from '../attack.js';
-import { paced, pageBody, request } from '../requests.js';
+import { newAudience, paced, request } from '../requests.js';
 
 /**
  * Attack 2: A fills an audience's history with the largest messages the server takes (from
@@ -9,15 +8,8 @@ import { paced, pageBody, request } from '../requests.js';
  * set is `built`, then reads the history 16 at a time.
  */
 export const messageHistories: Attack = async ({ url, a, signal, gate, sizes, built }) => {
-  const page = await api<{ pageId: string }>(url, a.apiKey, 'POST', '/v0/pages', pageBody(0));
-  const audience = await api<{ audienceId: string }>(
-    url,
-    a.apiKey,
-    'POST',
-    `/v0/pages/${page.pageId}/audiences`,
-    {},
-  );
-  const path = `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/messages`;
+  const audience = await newAudience(url, a.apiKey, 0);
+  const path = `/v0/pages/${audience.pageId}/audiences/${audience.audienceId}/messages`;
   let size = 1024 * 1024 - 1024;
   let stored = 0;
   const target = sizes.messages;

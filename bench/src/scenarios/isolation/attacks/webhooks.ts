@@ -4,7 +4,7 @@ import { api } from '../../../lib/ours.js';
 import { freePort } from '../../../lib/proc.js';
 import type { Counts } from '../../../results.js';
 import type { Attack } from '../attack.js';
-import { pageBody, request, sleep } from '../requests.js';
+import { newAudience, request, sleep } from '../requests.js';
 
 /** Longest B waits for its event in the webhook attack (the first release candidate took 171 s). */
 const MAX_WAIT_MS = 120_000;
@@ -52,20 +52,13 @@ export const slowReceivers: Attack = async ({ url, a, b, quietB, signal, sizes }
       subscriptions[status] = (subscriptions[status] ?? 0) + 1;
     }
     await api(url, b.apiKey, 'POST', '/v0/webhook_subscriptions', { url: fast.url });
-    const page = await api<{ pageId: string }>(url, a.apiKey, 'POST', '/v0/pages', pageBody(1));
-    const audience = await api<{ audienceId: string }>(
-      url,
-      a.apiKey,
-      'POST',
-      `/v0/pages/${page.pageId}/audiences`,
-      {},
-    );
+    const audience = await newAudience(url, a.apiKey, 1);
     for (let i = 0; i < 5; i += 1) {
       await api(
         url,
         a.apiKey,
         'POST',
-        `/v0/pages/${page.pageId}/audiences/${audience.audienceId}/versions`,
+        `/v0/pages/${audience.pageId}/audiences/${audience.audienceId}/versions`,
         {},
       );
     }
