@@ -51,9 +51,12 @@ const design = `**How a dispatcher spends its round trips.** Successes that fini
 runs are recorded by one statement (group commit; each attempt still counts only once its row is
 written), and the next claim rides in that statement; a claim answers with the subscriptions and
 events it leased and loads only the columns a send needs; fan-out is two statements on the driver,
-beside the claims; HMAC keys are derived once per secret. A dispatcher leases up to as many attempts
-again as it has slots and sends the next the moment a slot frees; the shares count attempts waiting
-or being sent, so the next claims do not wait for commits. Its bookkeeping commits with
+beside the claims; HMAC keys are derived once per secret. A dispatcher leases up to three times as many
+attempts ahead as it has slots, claims once there is room for twice its slots (each claim pays the
+fair claim's fixed cost once: [0248](decisions/0248-a-dispatcher-claims-ahead-in-batches-of-twice-its-slots.md)),
+and sends the next the moment a slot frees; the shares count attempts waiting or being sent, so the
+next claims do not wait for commits. A recorded attempt's queue row is found where its claim left
+it ([0247](decisions/0247-queue-rows-are-found-where-their-claim-left-them.md)). Its bookkeeping commits with
 \`synchronous_commit = off\` ([0229](decisions/0229-the-dispatchers-bookkeeping-commits-without-waiting-for-the-flush.md)):
 a PostgreSQL crash forgets the last bookkeeping and the attempts are sent again. The profile and the
 same-run comparison behind each of these changes are in ${HISTORY}.`;
