@@ -5,7 +5,7 @@ import { skipSpanningTenantsOnCitus } from '../test/citus.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { useThrowawayTenants } from '../test/webhooks.js';
-import type { DeliveryRow } from './attempts.repo.js';
+import { type DeliveryRow, pendingAttempt, queueAttempts } from './attempts.repo.js';
 import { type InFlight, leaseDue } from './lease.repo.js';
 
 const t = useTestApp();
@@ -18,28 +18,21 @@ const { tenant } = useThrowawayTenants(t);
 
 /** `count` due attempts of one subscription, the first due `ageS` seconds before NOW. */
 async function due(tenantId: string, subscriptionId: string, count: number, ageS: number) {
-  const ids = Array.from({ length: count }, () => newId('whdel'));
-  const events = ids.map(() => newId('evt'));
-  const dueAt = ids.map((_, i) => new Date(NOW.getTime() - (ageS - i) * 1000).toISOString());
-  await query(
+  const target = { tenantId, subscriptionId, eventType: 'page.version.created' as const };
+  await queueAttempts(
     t.database.db,
-    `INSERT INTO webhook_deliveries
-       (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
-     SELECT a.id, $1::text, $2::text, a.event_id, 'page.version.created', 1, 0, 'pending', $3::timestamptz, a.due
-     FROM unnest($4::text[], $5::text[], $6::timestamptz[]) AS a(id, event_id, due)`,
-    [tenantId, subscriptionId, NOW.toISOString(), ids, events, dueAt],
-  );
-  await queueLogged(tenantId, ids);
-}
-
-/** Queues the pending attempts `ids` of the log, due when the log says. */
-async function queueLogged(tenantId: string, ids: string[]) {
-  await query(
-    t.database.db,
-    `INSERT INTO webhook_delivery_queue (id, tenant_id, subscription_id, next_attempt_at)
-     SELECT id, tenant_id, subscription_id, next_attempt_at FROM webhook_deliveries
-     WHERE tenant_id = $1 AND id = ANY ($2::text[])`,
-    [tenantId, ids],
+    Array.from({ length: count }, (_, i) =>
+      pendingAttempt(
+        newId,
+        { ...target, eventId: newId('evt') },
+        {
+          attempt: 1,
+          retryStep: 0,
+          createdAt: NOW,
+          nextAttemptAt: new Date(NOW.getTime() - (ageS - i) * 1000),
+        },
+      ),
+    ),
   );
 }
 

@@ -4,6 +4,7 @@ import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useTestApp } from '../test/test-app.js';
 import { steppingClock, useThrowawayTenants, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
+import { pendingAttempt, queueAttempts } from './attempts.repo.js';
 import { fanOut } from './fan-out.js';
 import { SuccessRecorder } from './success-batch.js';
 import { TENANTS_PER_CLAIM, TenantClaims } from './tenant-claims.js';
@@ -19,21 +20,11 @@ const { tenant, adopt } = useThrowawayTenants(t);
 
 /** `count` attempts of one subscription due at `dueAt`. */
 async function due(tenantId: string, subscriptionId: string, count: number, dueAt = NOW) {
-  const ids = Array.from({ length: count }, () => newId('whdel'));
-  await query(
+  const target = { tenantId, subscriptionId, eventType: 'page.version.created' as const };
+  const run = { attempt: 1, retryStep: 0, createdAt: dueAt, nextAttemptAt: dueAt };
+  await queueAttempts(
     t.database.db,
-    `INSERT INTO webhook_deliveries
-       (id, tenant_id, subscription_id, event_id, event_type, attempt, retry_step, status, created_at, next_attempt_at)
-     SELECT a.id, $1::text, $2::text, a.id, 'page.version.created', 1, 0, 'pending', $3::timestamptz, $3::timestamptz
-     FROM unnest($4::text[]) AS a(id)`,
-    [tenantId, subscriptionId, dueAt.toISOString(), ids],
-  );
-  await query(
-    t.database.db,
-    `INSERT INTO webhook_delivery_queue (id, tenant_id, subscription_id, next_attempt_at)
-     SELECT id, tenant_id, subscription_id, next_attempt_at FROM webhook_deliveries
-     WHERE tenant_id = $1 AND id = ANY ($2::text[])`,
-    [tenantId, ids],
+    Array.from({ length: count }, () => pendingAttempt(newId, { ...target, eventId: newId('evt') }, run)),
   );
 }
 
