@@ -136,26 +136,33 @@ export interface RetentionSweeperOptions {
   clock: Clock;
   retentionDays: number;
   log: DispatcherLog;
-  /** Time between passes (default an hour); the first runs a minute after start, or sooner when this is shorter. */
+  /**
+   * Time between passes (default an hour); the first runs a minute after start, or sooner when this
+   * is shorter.
+   */
   intervalMs?: number;
 }
 
 /**
  * The dispatcher's purge of what is older than the retention: a pass over every tenant, a minute
- * after start (or `intervalMs`, when shorter) and then every `intervalMs`, one small statement at a time, never beside another pass.
+ * after start (or `intervalMs`, when shorter) and then every `intervalMs`, one small statement at a
+ * time, never beside another pass.
  */
 export class RetentionSweeper {
   readonly #o: RetentionSweeperOptions;
+  /** Time between passes. */
+  readonly #intervalMs: number;
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #stopped = false;
 
   constructor(options: RetentionSweeperOptions) {
     this.#o = options;
+    this.#intervalMs = options.intervalMs ?? 3_600_000;
   }
 
   start(): void {
-    this.#schedule(Math.min(60_000, this.#o.intervalMs ?? 3_600_000));
+    this.#schedule(Math.min(60_000, this.#intervalMs));
   }
 
   /** Stops scheduling passes and waits for the one under way, if any. */
@@ -180,7 +187,7 @@ export class RetentionSweeper {
         .catch((err: unknown) => this.#o.log.warn({ err }, 'webhook retention pass failed; next one later'))
         .finally(() => {
           this.#pass = undefined;
-          this.#schedule(this.#o.intervalMs ?? 3_600_000);
+          this.#schedule(this.#intervalMs);
         });
     }, ms);
     this.#timer.unref();
