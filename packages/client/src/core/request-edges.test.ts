@@ -2,25 +2,17 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../client.js';
 import { apiError, type FakeServer, json, type RecordedRequest, startServer } from '../test/fake-server.js';
+import { waits } from '../test/recorded-waits.js';
 import { getRequestId } from './request.js';
 
 // Edges of a call a user can see: how long the client waits before each retry, an abort that lands
 // between two attempts, the last page of a walk, validated bodies. Complements retry.test.ts,
 // paginate.test.ts and client.test.ts.
 
-// The waits between attempts are recorded instead of slept (as in retry.test.ts): a test reads what
-// the client asked to wait, not the clock.
-const waits = vi.hoisted(() => [] as number[]);
-vi.mock('./retry.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./retry.js')>();
-  return {
-    ...actual,
-    sleep: (ms: number, signal?: AbortSignal) => {
-      waits.push(ms);
-      return actual.sleep(0, signal);
-    },
-  };
-});
+// The waits between attempts are recorded instead of slept.
+vi.mock('./retry.js', async (importOriginal) =>
+  (await import('../test/recorded-waits.js')).recordingWaits(await importOriginal()),
+);
 beforeEach(() => {
   waits.length = 0;
 });

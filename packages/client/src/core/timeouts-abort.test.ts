@@ -1,21 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from '../client.js';
 import { apiError } from '../test/fake-server.js';
+import { waits } from '../test/recorded-waits.js';
 import { FAST, hang, ok, type Step, useScriptedServer } from '../test/scripted-server.js';
 
-// The waits between attempts are recorded instead of slept: a test reads what the client asked to
-// wait, not the clock. Waits of 10 s or more are really slept, to be ended by an abort.
-const waits = vi.hoisted(() => [] as number[]);
-vi.mock('./retry.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./retry.js')>();
-  return {
-    ...actual,
-    sleep: (ms: number, signal?: AbortSignal) => {
-      waits.push(ms);
-      return ms >= 10_000 ? actual.sleep(ms, signal) : actual.sleep(0, signal);
-    },
-  };
-});
+// The waits between attempts are recorded instead of slept; waits of 10 s or more are really
+// slept, to be ended by an abort.
+vi.mock('./retry.js', async (importOriginal) =>
+  (await import('../test/recorded-waits.js')).recordingWaits(await importOriginal(), 10_000),
+);
 beforeEach(() => {
   waits.length = 0;
 });
