@@ -1,18 +1,11 @@
 import { JSON_OPERATION_NAMES } from '@customer-api/contract';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { useHttpServer } from './test/http-server.js';
 import { envelope, modernHeaders, post, type RawStdio, rawStdio, toolCall } from './test/raw.js';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
 const key = { 'x-api-key': api.apiKey };
-let http: RunningHttpServer;
-
-beforeAll(async () => {
-  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await http.close();
-});
+const http = useHttpServer();
 
 const list = (id: number, meta: Record<string, unknown>) => ({
   jsonrpc: '2.0',

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { useHttpServer } from './test/http-server.js';
 import { envelope, modernHeaders, post } from './test/raw.js';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
+import { startHttpServer } from './transports/http.js';
 
 const api = inject('api');
-let http: RunningHttpServer;
-
-beforeAll(async () => {
-  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await http.close();
-});
+const http = useHttpServer();
 
 describe('2026-07-28 over Streamable HTTP: discovery, cache hints and the guards', () => {
   const headers = (method: string, name?: string, apiKey = api.apiKey) => ({

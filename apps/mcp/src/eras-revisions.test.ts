@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { TOOL_NAMES } from './index.js';
+import { useHttpServer } from './test/http-server.js';
 import { post, type RawStdio, type RpcResponse, rawStdio } from './test/raw.js';
 import { DEFAULT_TOOLSET } from './tools/select.js';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
-let http: RunningHttpServer;
-
-beforeAll(async () => {
-  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await http.close();
-});
+const http = useHttpServer();
 
 describe.each(['2025-11-25', '2025-06-18', '2025-03-26'])('a %s client', (revision) => {
   const initialize = {

@@ -1,21 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { TOOL_NAMES } from './index.js';
 import { assistantScript } from './test/assistant-script.js';
+import { useHttpServer } from './test/http-server.js';
 import { connect, type Era, type Session, type Target, type ToolResult, type Via } from './test/sessions.js';
 import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
-let http: RunningHttpServer;
+const http = useHttpServer();
 const open: Session[] = [];
 
-beforeAll(async () => {
-  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-});
 afterEach(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
-});
-afterAll(async () => {
-  await http.close();
 });
 
 /** A 2025 client and a 2026-07-28 client, over stdio and over Streamable HTTP. */

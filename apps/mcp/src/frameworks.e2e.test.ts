@@ -2,11 +2,11 @@ import { createMCPClient } from '@ai-sdk/mcp';
 import { Experimental_StdioMCPTransport } from '@ai-sdk/mcp/mcp-stdio';
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { useHttpServer } from './test/http-server.js';
 import { checkTool } from './test/provider-limits.js';
 import { MAIN } from './test/sessions.js';
 import { deriveTools } from './tools/derive.js';
 import { DEFAULT_TOOLSET } from './tools/select.js';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
 
@@ -23,13 +23,7 @@ const REQUIRED = [
   ]),
 ].sort();
 
-let http: RunningHttpServer;
-beforeAll(async () => {
-  http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-});
-afterAll(async () => {
-  await http.close();
-});
+const http = useHttpServer();
 
 const stdio = {
   command: process.execPath,

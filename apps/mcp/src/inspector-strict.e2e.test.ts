@@ -6,9 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { JSON_OPERATION_NAMES } from '@customer-api/contract';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { useHttpServer } from './test/http-server.js';
 import { MAIN } from './test/sessions.js';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
 
 const api = inject('api');
 const run = promisify(execFile);
@@ -88,13 +88,7 @@ async function unportableServer(): Promise<Server> {
 describe.skipIf(!supported)(
   `the 2.x MCP inspector --strict (skipped: it needs Node >= ${NEEDS.join('.')}, this is ${process.version})`,
   () => {
-    let http: RunningHttpServer;
-    beforeAll(async () => {
-      http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-    });
-    afterAll(async () => {
-      await http.close();
-    });
+    const http = useHttpServer();
 
     it('reports a nullable written as a type array (the check this suite relies on finds problems)', async () => {
       const server = await unportableServer();

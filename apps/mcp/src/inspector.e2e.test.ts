@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { JSON_OPERATION_NAMES } from '@customer-api/contract';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type RunningHttpServer, startHttpServer } from './transports/http.js';
+import { describe, expect, inject, it } from 'vitest';
+import { useHttpServer } from './test/http-server.js';
 
 const api = inject('api');
 const run = promisify(execFile);
@@ -41,13 +41,7 @@ const stdioTarget = () => [
 ];
 
 describe('the MCP inspector CLI', () => {
-  let http: RunningHttpServer;
-  beforeAll(async () => {
-    http = await startHttpServer({ baseUrl: api.baseUrl, port: 0, host: '127.0.0.1' });
-  });
-  afterAll(async () => {
-    await http.close();
-  });
+  const http = useHttpServer();
 
   it('lists every tool of customer-api-mcp over stdio', async () => {
     const result = await inspector([...stdioTarget(), '--method', 'tools/list']);
