@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort, tcpAnswers } from './port.js';
+import { ephemeralRange, freePort, tcpAnswers } from './port.js';
 
 describe('freePort', () => {
   it('returns a port another server can bind on loopback at once', async () => {
@@ -12,6 +12,13 @@ describe('freePort', () => {
     expect(server.address()).toMatchObject({ port });
     server.close();
     await once(server, 'close');
+  });
+
+  it('never returns a port of the ephemeral range, where outgoing connections may take it', async () => {
+    const [low, high] = ephemeralRange();
+    expect(low).toBeLessThanOrEqual(high);
+    const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
+    for (const port of ports) expect(port < low || port > high).toBe(true);
   });
 });
 

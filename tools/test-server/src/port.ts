@@ -1,18 +1,47 @@
+import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 
+/** The kernel's ephemeral range (Linux's default when it cannot be read): where `listen(0)` and outgoing connections take ports. */
+export function ephemeralRange(): [number, number] {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (low && high && low <= high) return [low, high];
+  } catch {
+    // Not Linux: its default below.
+  }
+  return [32768, 60999];
+}
+
+/** Where {@link freePort} draws from: the ports between 10000 and the ephemeral range, or above it when that starts too low. */
+function stableRange(): [number, number] {
+  const [low, high] = ephemeralRange();
+  return low > 12000 ? [10000, low - 1] : [high + 1, 65535];
+}
+
+async function binds(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
 /**
- * A free TCP port on loopback: bound once on port 0 and released for a child process to bind.
- * Servers here print their configured port, so they cannot listen on 0 themselves.
+ * A free TCP port on loopback, released for a child process to bind. Drawn at random outside the
+ * kernel's ephemeral range, so no outgoing connection or `listen(0)` elsewhere takes it in the
+ * seconds a child may need before it binds. Servers here print their configured port, so they
+ * cannot listen on 0 themselves.
  */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
+  const [low, high] = stableRange();
+  for (let tries = 0; tries < 100; tries++) {
+    const port = low + Math.floor(Math.random() * (high - low + 1));
+    if (await binds(port)) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 between ${low} and ${high} after 100 tries`);
 }
 
 /**
