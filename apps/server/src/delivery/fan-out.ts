@@ -3,9 +3,8 @@ import type { Handle } from '../db/port.js';
 import { int, rowOf, sql, statement, text, textArray } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { deliveriesCounter, type NewAttempt, pendingAttempt, queueAttempts } from './attempts.repo.js';
-import { insertAndCount, RELAXED_COMMIT } from './deliveries.sql.js';
-import { DEQUEUE_TAKEN, FAN_OUT_PARAMS, fanOutAttempts, fanOutReadCtes, idPoolFor } from './fan-out.sql.js';
+import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './attempts.repo.js';
+import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
 import { groupBy } from './tenant-scope.js';
 
 /** True when a subscription's event type filters (`page.version.*` wildcard included) take `type`. */
@@ -16,44 +15,56 @@ export function matchesEventType(filters: readonly string[], type: WebhookEventT
 }
 
 /*
- * On a Citus cluster (decision 0233), the queued events, oldest first (their ids are UUIDv7s), each
- * with the active subscriptions of its tenant (a tenant has at most a handful: the subscription
- * cap). Read without locks: each tenant's dequeue below decides. A queued id without its event
- * (never written so, but harmless) comes back with a null type and is only dequeued. Citus refuses
- * the lateral lookup by key across shards, and there each shard's table is a fraction of the
- * whole: the read joins plainly.
+ * The queued events, oldest first (their ids are UUIDv7s), each with the active subscriptions of
+ * its tenant (a tenant has at most a handful: the subscription cap). Read without locks: the
+ * statement below decides. A queued id without its event (never written so, but harmless) comes
+ * back with a null type and is only dequeued. On one server each event is looked up by its key
+ * (`LATERAL`, kept apart by its `LIMIT`): joined plainly, the planner hashes the whole event table whenever the batch looks
+ * small beside it (decision 0247). Citus refuses that form across shards, and there each shard's
+ * table is a fraction of the whole: the cluster keeps the plain join.
  */
-const pendingJoined = statement({
-  name: 'webhook_fan_out_pending_joined',
-  params: { batch: int },
-  sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
+function pendingStatement(byKey: boolean) {
+  const events = byKey
+    ? sql`LEFT JOIN LATERAL (SELECT e.id, e.type, e.created_at, e.subject_subscription_id FROM webhook_events e
+  WHERE e.tenant_id = q.tenant_id AND e.id = q.event_id LIMIT 1) e ON true`
+    : sql`LEFT JOIN webhook_events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id`;
+  return statement({
+    name: byKey ? 'webhook_fan_out_pending' : 'webhook_fan_out_pending_joined',
+    params: { batch: int },
+    sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
   e.subject_subscription_id AS "subjectId", s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
 FROM (SELECT event_id, tenant_id FROM webhook_event_queue ORDER BY event_id LIMIT ${p.batch}) q
-LEFT JOIN webhook_events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id
+${events}
 LEFT JOIN webhook_subscriptions s
   ON e.id IS NOT NULL AND s.tenant_id = q.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
 ORDER BY q.event_id`,
-  row: rowOf<PendingRow>(),
-});
+    row: rowOf<PendingRow>(),
+  });
+}
+const pendingByKey = pendingStatement(true);
+const pendingJoined = pendingStatement(false);
 
 /*
- * On one server, the fan-out in one statement (fan-out.sql.ts), as the hand-over makes it but
- * leasing nothing: locks the oldest queued events (another dispatcher's are skipped), inserts and
- * counts the first attempts of those whose attempts fit the ids brought, and takes those events off
- * the queue. Each event is looked up by its key (decision 0247), and nothing is read back into the
- * dispatcher first. Answers how many events it locked and the tenants it made attempts for. It
- * commits relaxed (`RELAXED_COMMIT`): lost in a crash, the events are still queued and fanned out
- * again.
+ * One statement: locks the events still queued (another dispatcher's are skipped, and one it has
+ * fanned out meanwhile is gone), inserts and counts the first attempts of exactly those
+ * (attempts.repo.ts) and takes them off the queue, by where the lock found them (a locked row stays
+ * put). Returns how many events it took. It commits relaxed (`RELAXED_COMMIT`): lost in a crash,
+ * the events are still queued and fanned out again.
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
-  params: { ...FAN_OUT_PARAMS, batch: int },
-  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${fanOutReadCtes(p, sql`${p.batch}`)}, ${fanOutAttempts(p)},
-${insertAndCount()}, ${DEQUEUE_TAKEN}
-SELECT (SELECT count(*) FROM ev)::int AS "lockedEvents",
-  ARRAY(SELECT DISTINCT tenant_id FROM numbered) AS "tenantIds"
-FROM relaxed`,
-  row: rowOf<{ lockedEvents: number; tenantIds: string[] }>(),
+  params: { tenantIds: textArray, eventIds: textArray, ...ATTEMPT_PARAMS },
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS (
+  SELECT q.tenant_id, q.event_id AS id, q.ctid AS at FROM webhook_event_queue q
+    JOIN unnest(${p.tenantIds}::text[], ${p.eventIds}::text[]) AS k(tenant_id, event_id)
+      ON q.tenant_id = k.tenant_id AND q.event_id = k.event_id
+  ORDER BY q.event_id FOR UPDATE OF q SKIP LOCKED
+), attempts AS (
+  SELECT a.* FROM ${unnestAttempts(p)} WHERE a.event_id IN (SELECT id FROM ev)
+), ${insertAndCount()}, dequeued AS (
+  DELETE FROM webhook_event_queue q WHERE q.ctid = ANY (ARRAY(SELECT at FROM ev))
+)
+SELECT count(*)::int AS n FROM ev CROSS JOIN relaxed`,
 });
 
 /*
@@ -96,10 +107,9 @@ export interface FanOutOptions {
 
 /**
  * Turns up to `batch` outbox events into first delivery attempts, one per matching subscription
- * that existed when the event happened (never the subscription an operational event is about), and
- * takes the events off the fan-out queue: an event is fanned out exactly once, even with several
- * dispatchers. On one server that is one statement; on a cluster (`byTenant`), a read, then one
- * transaction per tenant. Returns the queued events it found (0: none left).
+ * that existed when the event happened (never the subscription an operational event is about), and takes the events off the fan-out queue, in two round
+ * trips (a read, then one statement that locks, inserts, counts and dequeues): an event is fanned
+ * out exactly once, even with several dispatchers. Returns the queued events it found (0: none left).
  */
 export async function fanOut(
   db: Handle,
@@ -107,27 +117,7 @@ export async function fanOut(
   batch = 100,
   options: FanOutOptions = {},
 ): Promise<number> {
-  if (options.byTenant) return fanOutByTenant(db, deps, batch, options);
-  const ids = Array.from({ length: idPoolFor(batch) }, () => deps.ids('whdel'));
-  const answer = await db.first(fanOutStatement, {
-    ids,
-    now: deps.clock(),
-    scopePrefix: deliveriesCounter(''),
-    batch,
-  });
-  const tenantIds = answer?.tenantIds ?? [];
-  if (tenantIds.length > 0) options.madeFor?.(tenantIds);
-  return answer?.lockedEvents ?? 0;
-}
-
-/** {@link fanOut} on a Citus cluster: the queued events read, then each tenant's dequeued with its attempts inserted. */
-async function fanOutByTenant(
-  db: Handle,
-  deps: { clock: Clock; ids: IdSource },
-  batch: number,
-  options: FanOutOptions,
-): Promise<number> {
-  const pending = await db.all(pendingJoined, { batch });
+  const pending = await db.all(options.byTenant ? pendingJoined : pendingByKey, { batch });
   if (pending.length === 0) return 0;
   const events = new Map<string, string>();
   const attempts: NewAttempt[] = [];
@@ -148,24 +138,33 @@ async function fanOutByTenant(
       pendingAttempt(deps.ids, target, { attempt: 1, retryStep: 0, createdAt: now, nextAttemptAt: now }),
     );
   }
-  const attemptsOf = groupBy(attempts, (a) => a.eventId);
-  const tenants = [...groupBy(events, ([, tenantId]) => tenantId)];
-  // Each tenant's events in a transaction of their own: one worker down fails its tenants only.
-  const done = await Promise.allSettled(
-    tenants.map(([tenantId, ofTenant]) =>
-      db.transaction(async (tx) => {
-        const eventIds = ofTenant.map(([id]) => id);
-        const taken = await tx.all(dequeueTenantStatement, { tenantId, eventIds });
-        return queueAttempts(
-          tx,
-          taken.flatMap((t) => attemptsOf.get(t.eventId) ?? []),
-        );
-      }),
-    ),
-  );
-  const made = done.flatMap((d) => (d.status === 'fulfilled' ? d.value : []));
-  if (made.length > 0) options.madeFor?.([...new Set(made.map((a) => a.tenantId))]);
-  const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
-  if (failed) throw failed.reason;
+  if (options.byTenant) {
+    const attemptsOf = groupBy(attempts, (a) => a.eventId);
+    const tenants = [...groupBy(events, ([, tenantId]) => tenantId)];
+    // Each tenant's events in a transaction of their own: one worker down fails its tenants only.
+    const done = await Promise.allSettled(
+      tenants.map(([tenantId, ofTenant]) =>
+        db.transaction(async (tx) => {
+          const eventIds = ofTenant.map(([id]) => id);
+          const taken = await tx.all(dequeueTenantStatement, { tenantId, eventIds });
+          return queueAttempts(
+            tx,
+            taken.flatMap((t) => attemptsOf.get(t.eventId) ?? []),
+          );
+        }),
+      ),
+    );
+    const made = done.flatMap((d) => (d.status === 'fulfilled' ? d.value : []));
+    if (made.length > 0) options.madeFor?.([...new Set(made.map((a) => a.tenantId))]);
+    const failed = done.find((d): d is PromiseRejectedResult => d.status === 'rejected');
+    if (failed) throw failed.reason;
+    return events.size;
+  }
+  await db.run(fanOutStatement, {
+    tenantIds: [...events.values()],
+    eventIds: [...events.keys()],
+    ...attemptInput(attempts),
+  });
+  if (attempts.length > 0) options.madeFor?.([...new Set(attempts.map((a) => a.tenantId))]);
   return events.size;
 }

@@ -1,20 +1,25 @@
 import type { Handle } from '../db/port.js';
-import { int, raw, sql, statement, text, timestamptz } from '../db/sql.js';
+import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './attempts.repo.js';
 import { insertAndCount, QUEUE_RETURNING, RELAXED_COMMIT } from './deliveries.sql.js';
-import { DEQUEUE_TAKEN, FAN_OUT_PARAMS, fanOutAttempts, fanOutReadCtes, idPoolFor } from './fan-out.sql.js';
 import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 
 /** Events one hand-over takes at most. */
 export const HAND_OVER_BATCH = 16;
+/** Attempt ids one hand-over brings (a tenant has at most 16 subscriptions: 2 events always fit). */
+const ID_POOL = 32;
 
 /*
- * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement: the
- * fan-out's reading CTEs (fan-out.sql.ts) over at most HAND_OVER_BATCH events, the batch written in
- * (not a parameter): the plan cached for the statement is then as cheap as one made for each run,
- * so PostgreSQL keeps it instead of planning every time; then
+ * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
+ * - ev: the oldest queued events (another dispatcher's are skipped);
+ * - cand: one attempt per active subscription of the event's tenant that existed when the event
+ *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL); each event
+ *   and its subscriptions are looked up by key per queued event (OFFSET 0 keeps those lookups
+ *   apart), and the batch is written in (not a parameter): the plan cached for the statement is
+ *   then as cheap as one made for each run, so PostgreSQL keeps it instead of planning every time;
+ * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
  * - attempts, then inserted, queued and counted as every attempt is (deliveries.sql.ts), the
  *   chosen ones queued leased; dequeued: the events off the fan-out queue.
@@ -25,23 +30,52 @@ export const HAND_OVER_BATCH = 16;
 const handOverStatement = statement({
   name: 'webhook_fan_out_hand_over',
   params: {
-    ...FAN_OUT_PARAMS,
+    ids: textArray,
+    now: timestamptz,
     token: text,
     leasedUntil: timestamptz,
     limit: int,
     tenantCap: int,
+    scopePrefix: text,
   },
-  sql: (
-    p,
-  ) => sql`WITH ${RELAXED_COMMIT}, ${fanOutReadCtes(p, raw(String(HAND_OVER_BATCH)))}, chosen AS MATERIALIZED (
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
+  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
+), cand AS MATERIALIZED (
+  SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
+  FROM ev CROSS JOIN LATERAL (
+    SELECT x.tenant_id, x.type, x.created_at, x.subject_subscription_id FROM webhook_events x
+    WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
+  ) e CROSS JOIN LATERAL (
+    SELECT y.id FROM webhook_subscriptions y
+    WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
+      AND y.id IS DISTINCT FROM e.subject_subscription_id
+      AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
+        WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
+    OFFSET 0
+  ) s
+), sized AS (
+  SELECT ev.event_id, sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto
+  FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id
+), taken AS MATERIALIZED (
+  SELECT event_id FROM sized WHERE upto <= cardinality(${p.ids}::text[])
+), numbered AS MATERIALIZED (
+  SELECT c.*, row_number() OVER (ORDER BY c.event_id, c.subscription_id) AS n,
+    row_number() OVER (PARTITION BY c.tenant_id ORDER BY c.event_id, c.subscription_id) AS tenant_rank
+  FROM cand c WHERE c.event_id IN (SELECT event_id FROM taken)
+), chosen AS MATERIALIZED (
   SELECT n FROM numbered WHERE tenant_rank <= ${p.tenantCap}::int
   ORDER BY tenant_rank, event_id, subscription_id LIMIT ${p.limit}
-), ${fanOutAttempts(
-    p,
-    sql`,
+), attempts AS (
+  SELECT (${p.ids}::text[])[x.n] AS id, x.tenant_id, x.subscription_id, x.event_id, x.type AS event_type,
+    1 AS attempt, 0 AS retry_step, ${p.now}::timestamptz AS created_at, ${p.now}::timestamptz AS next_attempt_at,
+    ${p.scopePrefix} || x.subscription_id AS scope,
     CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.token} END AS lease_token,
-    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until`,
-  )}, ${insertAndCount(sql`RETURNING *`, { leased: true, queuedReturning: QUEUE_RETURNING })}, ${DEQUEUE_TAKEN}
+    CASE WHEN x.n IN (SELECT n FROM chosen) THEN ${p.leasedUntil}::timestamptz END AS leased_until
+  FROM numbered x
+), ${insertAndCount(sql`RETURNING *`, { leased: true, queuedReturning: QUEUE_RETURNING })}, dequeued AS (
+  DELETE FROM webhook_event_queue q USING ev
+  WHERE q.tenant_id = ev.tenant_id AND q.event_id = ev.event_id AND ev.event_id IN (SELECT event_id FROM taken)
+)
 SELECT (SELECT count(*) FROM taken)::int AS "takenEvents", (SELECT count(*) FROM numbered)::int AS "madeAttempts",
   ${TARGET_COLUMNS}
 FROM relaxed
@@ -82,7 +116,7 @@ export async function handOver(
   deps: { clock: Clock; ids: IdSource },
   request: HandOverRequest,
 ): Promise<HandedOver> {
-  const ids = Array.from({ length: idPoolFor(HAND_OVER_BATCH) }, () => deps.ids('whdel'));
+  const ids = Array.from({ length: ID_POOL }, () => deps.ids('whdel'));
   const rows = await db.all(handOverStatement, {
     ids,
     now: deps.clock(),

@@ -41,6 +41,7 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
   webhook_due_tenants: 'dispatcher on Citus: which tenants have attempts due (a multi-shard read)',
   webhook_fan_out: 'outbox fan-out across tenants',
   webhook_fan_out_hand_over: 'outbox fan-out across tenants, leased to an idle dispatcher',
+  webhook_fan_out_pending: 'outbox fan-out across tenants, each event read by its key',
   webhook_fan_out_pending_joined: 'outbox fan-out across tenants (a multi-shard read)',
   webhook_lease_due: 'dispatcher: fair lease across tenants',
   webhook_lease_due_targets: 'dispatcher: fair lease across tenants',
@@ -67,11 +68,15 @@ export const ONE_SERVER_ONLY: Readonly<Record<string, { instead: string[]; why: 
   },
   webhook_fan_out: {
     instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts'],
-    why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant, each event looked up by its key (a lateral join)',
+    why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
   },
   webhook_fan_out_hand_over: {
     instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts', 'webhook_lease_tenant_targets'],
     why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
+  },
+  webhook_fan_out_pending: {
+    instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts'],
+    why: 'a lateral join against a subquery Citus plans apart (the cluster reads with webhook_fan_out_pending_joined)',
   },
   webhook_lease_due: {
     instead: ['webhook_lease_tenant_targets'],
