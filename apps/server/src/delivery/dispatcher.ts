@@ -98,6 +98,7 @@ class Dispatcher implements WebhookDispatcher {
       retentionDays: options.webhooks.retentionDays,
       intervalMs: options.webhooks.purgeIntervalS * 1000,
       log: this.#log,
+      busy: () => this.#queue.size > 0,
     });
     this.#throttles = this.#throttleGate();
     this.#slots = this.#sendSlots();

@@ -82,53 +82,87 @@ export interface Purged {
 }
 
 /**
- * Purges one tenant's attempts and events older than `cutoff`, batch after batch, each its own
- * statement on the tenant's rows only (a router query on Citus).
+ * How a pass yields to deliveries: called after each purge statement with how long it took
+ * (milliseconds); resolves to false to end the pass there.
  */
-export async function purgeTenant(db: Handle, tenantId: string, cutoff: Date): Promise<Purged> {
-  const purged: Purged = { attempts: 0, events: 0 };
+export type PurgePace = (statementMs: number) => Promise<boolean>;
+
+const unpaced: PurgePace = async () => true;
+
+/** Runs one purge statement, then the pace; false when the pass is to end. */
+async function paced<T>(pace: PurgePace, run: () => Promise<T>): Promise<{ value: T; go: boolean }> {
+  const started = performance.now();
+  const value = await run();
+  return { value, go: await pace(performance.now() - started) };
+}
+
+/**
+ * Purges one tenant's attempts and events older than `cutoff`, batch after batch, each its own
+ * statement on the tenant's rows only (a router query on Citus), `pace` called after each.
+ * `ended` is true when the pace ended the pass before the tenant was done.
+ */
+export async function purgeTenant(
+  db: Handle,
+  tenantId: string,
+  cutoff: Date,
+  pace: PurgePace = unpaced,
+): Promise<Purged & { ended: boolean }> {
+  const purged = { attempts: 0, events: 0, ended: false };
   for (const { id } of await db.all(subscriptionsOf, { tenantId })) {
     const scope = deliveriesCounter(id);
     for (;;) {
-      const [row] = await db.all(purgeAttempts, {
-        tenantId,
-        subscriptionId: id,
-        scope,
-        cutoff,
-        batch: PURGE_BATCH,
-      });
-      purged.attempts += row?.n ?? 0;
-      if ((row?.n ?? 0) < PURGE_BATCH) break;
+      const { value, go } = await paced(pace, () =>
+        db.all(purgeAttempts, { tenantId, subscriptionId: id, scope, cutoff, batch: PURGE_BATCH }),
+      );
+      const n = value[0]?.n ?? 0;
+      purged.attempts += n;
+      if (!go) return { ...purged, ended: true };
+      if (n < PURGE_BATCH) break;
     }
   }
   for (;;) {
-    const n = await db.run(purgeEvents, { tenantId, cutoff, batch: PURGE_BATCH });
+    const { value: n, go } = await paced(pace, () =>
+      db.run(purgeEvents, { tenantId, cutoff, batch: PURGE_BATCH }),
+    );
     purged.events += n;
+    if (!go) return { ...purged, ended: true };
     if (n < PURGE_BATCH) break;
   }
   return purged;
 }
 
 /**
- * Purges every tenant's attempts and events older than `retentionDays`, a tenant at a time.
- * Returns what it removed.
+ * Purges every tenant's attempts and events older than `retentionDays`, a tenant at a time, `pace`
+ * called after each statement (it may end the pass). Returns what it removed.
  */
-export async function purgeExpired(db: Handle, now: Date, retentionDays: number): Promise<Purged> {
+export async function purgeExpired(
+  db: Handle,
+  now: Date,
+  retentionDays: number,
+  pace: PurgePace = unpaced,
+): Promise<Purged> {
   const cutoff = retainedSince(now, retentionDays);
   const total: Purged = { attempts: 0, events: 0 };
   let after = '';
   for (;;) {
     const tenants = await db.all(tenantsAfter, { after, take: 100 });
     for (const { id } of tenants) {
-      const purged = await purgeTenant(db, id, cutoff);
+      const purged = await purgeTenant(db, id, cutoff, pace);
       total.attempts += purged.attempts;
       total.events += purged.events;
+      if (purged.ended) return total;
     }
     const last = tenants.at(-1);
     if (!last || tenants.length < 100) return total;
     after = last.id;
   }
 }
+
+/**
+ * While deliveries are under way, a pass waits this many times as long as its last statement took
+ * before the next: it then takes at most a quarter of one connection's time.
+ */
+export const BUSY_PAUSE_FACTOR = 3;
 
 /** What {@link RetentionSweeper} needs. */
 export interface RetentionSweeperOptions {
@@ -141,12 +175,19 @@ export interface RetentionSweeperOptions {
    * is shorter.
    */
   intervalMs?: number;
+  /** True while the dispatcher has deliveries under way: a pass then yields to them (default: never). */
+  busy?: () => boolean;
+  /** Waits `ms` (default a timer); a stop ends the wait early. */
+  pause?: (ms: number) => Promise<void>;
 }
 
 /**
  * The dispatcher's purge of what is older than the retention: a pass over every tenant, a minute
  * after start (or `intervalMs`, when shorter) and then every `intervalMs`, one small statement at a
- * time, never beside another pass.
+ * time, never beside another pass. While deliveries are under way (`busy`), it waits
+ * {@link BUSY_PAUSE_FACTOR} times each statement's duration before the next, so that it takes the
+ * database's time from them only in small shares; idle, it runs statement after statement. A stop
+ * ends the pass at its next statement's end.
  */
 export class RetentionSweeper {
   readonly #o: RetentionSweeperOptions;
@@ -155,6 +196,8 @@ export class RetentionSweeper {
   #timer: NodeJS.Timeout | undefined;
   #pass: Promise<void> | undefined;
   #stopped = false;
+  /** Ends the pause under way, if any (a stop). */
+  #wake: (() => void) | undefined;
 
   constructor(options: RetentionSweeperOptions) {
     this.#o = options;
@@ -165,16 +208,31 @@ export class RetentionSweeper {
     this.#schedule(Math.min(60_000, this.#intervalMs));
   }
 
-  /** Stops scheduling passes and waits for the one under way, if any. */
+  /** Stops scheduling passes, ends the one under way at its current statement, and waits for it. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
+    this.#wake?.();
     await this.#pass;
   }
 
-  /** Runs one pass now (tests, `runOnce`); resolves when it is done. */
+  /** Runs one pass now (tests, `runOnce`), yielding to deliveries as a scheduled pass does; resolves when it is done. */
   runOnce(): Promise<Purged> {
-    return purgeExpired(this.#o.db, this.#o.clock(), this.#o.retentionDays);
+    return purgeExpired(this.#o.db, this.#o.clock(), this.#o.retentionDays, (ms) => this.#pace(ms));
+  }
+
+  async #pace(statementMs: number): Promise<boolean> {
+    if (this.#stopped) return false;
+    if (!this.#o.busy?.()) return true;
+    const ms = BUSY_PAUSE_FACTOR * statementMs;
+    await Promise.race([
+      (this.#o.pause ?? sleep)(ms),
+      new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      }),
+    ]);
+    this.#wake = undefined;
+    return !this.#stopped;
   }
 
   #schedule(ms: number): void {
@@ -192,4 +250,9 @@ export class RetentionSweeper {
     }, ms);
     this.#timer.unref();
   }
+}
+
+/** A timer that does not keep the process alive. */
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
