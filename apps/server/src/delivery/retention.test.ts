@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../lib/ids.js';
 import { query } from '../test/sql.js';
 import { useWebhookTest } from '../test/webhooks.js';
 import { pendingAttempt, queueAttempts } from './attempts.repo.js';
+import { noopLog } from './dispatcher-options.js';
 import {
   PURGE_BATCH,
   type Purged,
@@ -177,7 +178,9 @@ describe(`webhook retention (WEBHOOKS_RETENTION_DAYS=${DAYS})`, () => {
   });
 
   describe('beside deliveries', () => {
-    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+    afterEach(() => {
+      t.database.observeStatements((_, execute) => execute());
+    });
 
     /** Two expired attempts with their events, and the duration of each purge statement as the database ran it. */
     async function expiredRows(): Promise<number[]> {
@@ -200,69 +203,61 @@ describe(`webhook retention (WEBHOOKS_RETENTION_DAYS=${DAYS})`, () => {
 
     it('waits three times each statement while deliveries are under way, and never while idle', async () => {
       const ran = await expiredRows();
-      try {
-        const waits: number[] = [];
-        let busy = true;
-        const sweeper = new RetentionSweeper({
-          db: t.database.db,
-          clock: time.clock,
-          retentionDays: DAYS,
-          log: quiet,
-          busy: () => busy,
-          pause: async (ms) => {
-            waits.push(ms);
-          },
-        });
-        const purged = await sweeper.runOnce();
-        expect(purged.attempts).toBeGreaterThanOrEqual(2);
-        expect(await counts()).toEqual({ attempts: 0, events: 0 });
-        // One wait after each purge statement, each at least three times what the database took.
-        expect(waits).toHaveLength(ran.length);
-        waits.forEach((ms, i) => {
-          expect(ms).toBeGreaterThanOrEqual(3 * (ran[i] ?? Number.POSITIVE_INFINITY));
-        });
+      const waits: number[] = [];
+      let busy = true;
+      const sweeper = new RetentionSweeper({
+        db: t.database.db,
+        clock: time.clock,
+        retentionDays: DAYS,
+        log: noopLog,
+        busy: () => busy,
+        pause: async (ms) => {
+          waits.push(ms);
+        },
+      });
+      const purged = await sweeper.runOnce();
+      expect(purged.attempts).toBeGreaterThanOrEqual(2);
+      expect(await counts()).toEqual({ attempts: 0, events: 0 });
+      // One wait after each purge statement, each at least three times what the database took.
+      expect(waits).toHaveLength(ran.length);
+      waits.forEach((ms, i) => {
+        expect(ms).toBeGreaterThanOrEqual(3 * (ran[i] ?? Number.POSITIVE_INFINITY));
+      });
 
-        busy = false;
-        waits.length = 0;
-        await h.version();
-        await h.dispatcher().runOnce();
-        time.advance((DAYS + 1) * DAY_MS);
-        expect((await sweeper.runOnce()).attempts).toBeGreaterThanOrEqual(1);
-        expect(waits).toEqual([]);
-      } finally {
-        t.database.observeStatements((_, execute) => execute());
-      }
+      busy = false;
+      waits.length = 0;
+      await h.version();
+      await h.dispatcher().runOnce();
+      time.advance((DAYS + 1) * DAY_MS);
+      expect((await sweeper.runOnce()).attempts).toBeGreaterThanOrEqual(1);
+      expect(waits).toEqual([]);
     });
 
     it('ends a pass waiting beside deliveries when the dispatcher stops, at the statement it had run', async () => {
       const ran = await expiredRows();
-      try {
-        let paused: (() => void) | undefined;
-        const pausing = new Promise<void>((resolve) => {
-          paused = resolve;
-        });
-        const sweeper = new RetentionSweeper({
-          db: t.database.db,
-          clock: time.clock,
-          retentionDays: DAYS,
-          log: quiet,
-          intervalMs: 1,
-          busy: () => true,
-          // A wait that only a stop ends.
-          pause: () => {
-            paused?.();
-            return new Promise<void>(() => {});
-          },
-        });
-        sweeper.start();
-        await pausing;
-        await sweeper.stop();
-        expect(ran).toHaveLength(1);
-        // Every tenant's events are purged after its attempts: none of them went.
-        expect((await counts())?.events).toBeGreaterThanOrEqual(2);
-      } finally {
-        t.database.observeStatements((_, execute) => execute());
-      }
+      let paused: (() => void) | undefined;
+      const pausing = new Promise<void>((resolve) => {
+        paused = resolve;
+      });
+      const sweeper = new RetentionSweeper({
+        db: t.database.db,
+        clock: time.clock,
+        retentionDays: DAYS,
+        log: noopLog,
+        intervalMs: 1,
+        busy: () => true,
+        // A wait that only a stop ends.
+        pause: () => {
+          paused?.();
+          return new Promise<void>(() => {});
+        },
+      });
+      sweeper.start();
+      await pausing;
+      await sweeper.stop();
+      expect(ran).toHaveLength(1);
+      // Every tenant's events are purged after its attempts: none of them went.
+      expect((await counts())?.events).toBeGreaterThanOrEqual(2);
     });
   });
 });
