@@ -4,6 +4,7 @@ import type { DispatcherOptions } from './dispatcher-options.js';
 import type { FanOutOptions } from './fan-out.js';
 import { FanOutRunner } from './fan-out-runner.js';
 import { HAND_OVER_BATCH, type HandedOver, handOver } from './hand-over.js';
+import { sendFirstHandOver } from './hand-over-lease.js';
 import { type Claimed, type LeaseRequest, leaseDueWithTargets } from './lease.repo.js';
 import type { Leaving } from './success-batch.js';
 import { TenantClaims } from './tenant-claims.js';
@@ -134,22 +135,35 @@ export class ClaimStep {
     );
   }
 
-  /** Fans out the oldest queued events and takes their attempts, leased, as its claim. */
+  /**
+   * Fans out the oldest queued events and takes their attempts, leased, as its claim: sent at once
+   * and written meanwhile (`sendFirstHandOver`, decision 0250), or, when the oldest event cannot be
+   * sent before its attempts are written, written first (`handOver`).
+   */
   async handOver(free: number): Promise<HandedOver | undefined> {
     const { options } = this.#d;
     this.#claiming = true;
     this.#awaitingFanOut = true;
     try {
       const now = options.clock();
-      const handed = await this.fanOuts.runOwn(async () => ({
-        ...(await handOver(options.db, options, {
-          token: this.#d.token,
-          leasedUntil: new Date(now.getTime() + this.#d.leaseMs),
-          limit: free,
-          tenantCap: 2 * this.#d.tenantCap,
-        })),
-        batch: HAND_OVER_BATCH,
-      }));
+      const request = {
+        token: this.#d.token,
+        leasedUntil: new Date(now.getTime() + this.#d.leaseMs),
+        limit: free,
+        tenantCap: 2 * this.#d.tenantCap,
+      };
+      // Sent first and written meanwhile, unless the oldest event cannot be (then written first).
+      const handed = await this.fanOuts.runOwn(
+        async () =>
+          (await sendFirstHandOver(
+            options.db,
+            { ...options, log: this.#d.log, running: this.#d.running },
+            request,
+          )) ?? {
+            ...(await handOver(options.db, options, request)),
+            batch: HAND_OVER_BATCH,
+          },
+      );
       if (handed) {
         options.observer?.claimed(handed.claimed.length);
         // All taken: still nothing else due. Some left unleased: claims are worth making.

@@ -10,6 +10,7 @@ import {
   type StoredSecrets,
 } from '../secrets/subscription-secrets.js';
 import { completeAttempt, type DeliveryRow, type SubscriptionRow } from './attempts.repo.js';
+import type { PendingWrite } from './lease.repo.js';
 import { recordOutcome } from './record.js';
 import { SendAbortedError, sendDelivery } from './sender.js';
 import { type SigningSecrets, signDelivery } from './sign.js';
@@ -66,7 +67,9 @@ export function liveSecrets(
  * Sends one leased attempt and records the outcome. A dispatcher killed between sending and
  * recording records nothing: the lease runs out and the attempt is sent again (at-least-once).
  * `sent` is called once the HTTP exchange is over (or was never started), before the outcome is
- * recorded: the receiver no longer holds anything of this attempt.
+ * recorded: the receiver no longer holds anything of this attempt. An attempt sent before its rows
+ * were written (`written`, a hand-over) is recorded once they are, and not at all when they are not
+ * this dispatcher's (its event is fanned out again).
  */
 export async function deliverOne(
   deps: DeliverDeps,
@@ -74,11 +77,14 @@ export async function deliverOne(
   token: string,
   target: Target | undefined,
   sent?: () => void,
+  written?: PendingWrite,
 ): Promise<void> {
   const { subscription, event } = target ?? {};
   const live = subscription !== undefined && subscription.status === 'active' && !subscription.deletedAt;
   if (!live || !event) {
     sent?.();
+    written?.start();
+    if (written && !(await written.done)) return;
     await completeAttempt(deps.db, delivery, token, {
       status: 'failed',
       responseStatus: null,
@@ -113,6 +119,7 @@ export async function deliverOne(
     throw err;
   } finally {
     sent?.();
+    written?.start();
   }
   if (deps.abort.aborted) return;
   if (outcome.failure !== undefined) {
@@ -128,6 +135,7 @@ export async function deliverOne(
       `webhook attempt failed: ${outcome.error}`,
     );
   }
+  if (written && !(await written.done)) return;
   const recorded = await recordOutcome(
     deps.db,
     { ...deps, retryScheduleSeconds: deps.webhooks.retryScheduleSeconds },

@@ -61,17 +61,19 @@ export class FanOutRunner {
 
   /**
    * Runs `work`, a fan-out (this runner's own, or the dispatcher's hand-over), as the one fan-out
-   * under way; resolves to its answer, or undefined when it failed (logged). Call it only when
-   * {@link due}.
+   * under way; resolves to its answer, or undefined when it failed (logged). Events are left queued
+   * when it took `batch` of them or says `more`. Call it only when {@link due}.
    */
-  runOwn<T extends { events: number; batch: number }>(work: () => Promise<T>): Promise<T | undefined> {
+  runOwn<T extends { events: number; batch: number; more?: boolean }>(
+    work: () => Promise<T>,
+  ): Promise<T | undefined> {
     this.#last = Date.now();
     this.#notified = false;
     let answer: T | undefined;
     const batch = work().then(
       (done) => {
         answer = done;
-        this.#backlog = done.events >= done.batch;
+        this.#backlog = done.more ?? done.events >= done.batch;
         if (done.events > 0) this.#o.onAttempts();
       },
       (err: unknown) => {

@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@customer-api/contract';
 import type { Handle } from '../db/port.js';
-import { int, rowOf, sql, statement, text, textArray } from '../db/sql.js';
+import { int, rowOf, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput, type NewAttempt, pendingAttempt, queueAttempts } from './attempts.repo.js';
@@ -30,10 +30,11 @@ function pendingStatement(byKey: boolean) {
     : sql`LEFT JOIN webhook_events e ON e.tenant_id = q.tenant_id AND e.id = q.event_id`;
   return statement({
     name: byKey ? 'webhook_fan_out_pending' : 'webhook_fan_out_pending_joined',
-    params: { batch: int },
+    params: { batch: int, now: timestamptz },
     sql: (p) => sql`SELECT q.event_id AS id, q.tenant_id AS "tenantId", e.type, e.created_at AS "createdAt",
   e.subject_subscription_id AS "subjectId", s.id AS "subscriptionId", s.event_types AS "eventTypes", s.created_at AS "subscribedAt"
-FROM (SELECT event_id, tenant_id FROM webhook_event_queue ORDER BY event_id LIMIT ${p.batch}) q
+FROM (SELECT event_id, tenant_id FROM webhook_event_queue
+  WHERE leased_until IS NULL OR leased_until <= ${p.now}::timestamptz ORDER BY event_id LIMIT ${p.batch}) q
 ${events}
 LEFT JOIN webhook_subscriptions s
   ON e.id IS NOT NULL AND s.tenant_id = q.tenant_id AND s.status = 'active' AND s.deleted_at IS NULL
@@ -53,11 +54,12 @@ const pendingJoined = pendingStatement(false);
  */
 const fanOutStatement = statement({
   name: 'webhook_fan_out',
-  params: { tenantIds: textArray, eventIds: textArray, ...ATTEMPT_PARAMS },
+  params: { tenantIds: textArray, eventIds: textArray, now: timestamptz, ...ATTEMPT_PARAMS },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS (
   SELECT q.tenant_id, q.event_id AS id, q.ctid AS at FROM webhook_event_queue q
     JOIN unnest(${p.tenantIds}::text[], ${p.eventIds}::text[]) AS k(tenant_id, event_id)
       ON q.tenant_id = k.tenant_id AND q.event_id = k.event_id
+  WHERE q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz
   ORDER BY q.event_id FOR UPDATE OF q SKIP LOCKED
 ), attempts AS (
   SELECT a.* FROM ${unnestAttempts(p)} WHERE a.event_id IN (SELECT id FROM ev)
@@ -117,11 +119,11 @@ export async function fanOut(
   batch = 100,
   options: FanOutOptions = {},
 ): Promise<number> {
-  const pending = await db.all(options.byTenant ? pendingJoined : pendingByKey, { batch });
+  const now = deps.clock();
+  const pending = await db.all(options.byTenant ? pendingJoined : pendingByKey, { batch, now });
   if (pending.length === 0) return 0;
   const events = new Map<string, string>();
   const attempts: NewAttempt[] = [];
-  const now = deps.clock();
   for (const row of pending) {
     events.set(row.id, row.tenantId);
     if (!row.type || !row.createdAt || !row.subscriptionId || !row.eventTypes || !row.subscribedAt) continue;
@@ -163,6 +165,7 @@ export async function fanOut(
   await db.run(fanOutStatement, {
     tenantIds: [...events.values()],
     eventIds: [...events.keys()],
+    now,
     ...attemptInput(attempts),
   });
   if (attempts.length > 0) options.madeFor?.([...new Set(attempts.map((a) => a.tenantId))]);

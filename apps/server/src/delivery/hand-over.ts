@@ -13,7 +13,7 @@ const ID_POOL = 32;
 
 /*
  * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
- * - ev: the oldest queued events (another dispatcher's are skipped);
+ * - ev: the oldest queued events (another dispatcher's, locked or leased (hand-over-lease.ts), are skipped);
  * - cand: one attempt per active subscription of the event's tenant that existed when the event
  *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL); each event
  *   and its subscriptions are looked up by key per queued event (OFFSET 0 keeps those lookups
@@ -39,7 +39,9 @@ const handOverStatement = statement({
     scopePrefix: text,
   },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
-  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
+  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q
+  WHERE q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz
+  ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
 ), cand AS MATERIALIZED (
   SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
   FROM ev CROSS JOIN LATERAL (

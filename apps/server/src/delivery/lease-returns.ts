@@ -18,7 +18,15 @@ export class LeaseReturns {
 
   /** Gives back leases of attempts this dispatcher will not send; they run out if this fails. */
   async release(claimed: Claimed[]): Promise<void> {
-    const rows = claimed.map((c) => c.row);
+    // An attempt sent before its rows were written has a lease to give back only once they are.
+    const kept = await Promise.all(
+      claimed.map((c) => {
+        c.written?.start();
+        return c.written?.done ?? true;
+      }),
+    );
+    const rows = claimed.filter((_, i) => kept[i]).map((c) => c.row);
+    if (rows.length === 0) return;
     await releaseLeases(this.#db, rows, this.#token).catch((err: unknown) => {
       this.#log.warn({ err, attempts: rows.length }, 'webhook leases not released; they run out instead');
     });

@@ -71,9 +71,13 @@ const ATTEMPT_COLUMNS = sql`${columns(webhookDeliveries, { alias: 'd', keys: LOG
  * The columns of a claimed attempt (its queue row `l`, its log row `d`) and of what it is sent to
  * (`s`) and sends (`e`).
  */
-export const TARGET_COLUMNS = sql`${ATTEMPT_COLUMNS},
-  ${columns(webhookSubscriptions, { alias: 's', prefix: 's.', keys: SENDING_SUBSCRIPTION_KEYS })},
+export const TARGET_COLUMNS = sql`${ATTEMPT_COLUMNS}, ${sendingColumns()}`;
+
+/** The columns of what an attempt is sent to (subscription `s`) and sends (event `e`), read by {@link readTarget}. */
+export function sendingColumns(): Sql {
+  return sql`${columns(webhookSubscriptions, { alias: 's', prefix: 's.', keys: SENDING_SUBSCRIPTION_KEYS })},
   ${columns(webhookEvents, { alias: 'e', prefix: 'e.', keys: SENDING_EVENT_KEYS })}`;
+}
 
 const leaseDueStatement = statement({
   name: 'webhook_lease_due',
@@ -111,14 +115,30 @@ const readEvent = joinedReader<SendingEvent>('e.', SENDING_EVENT_KEYS);
 export interface Claimed {
   row: QueuedAttempt;
   target: Target;
+  /** For an attempt sent before its rows are written (a hand-over, 0250): that write. */
+  written?: PendingWrite;
+}
+
+/**
+ * The write of attempts sent before their rows exist (a hand-over, decision 0250). Their outcomes
+ * are recorded, and their leases given back, only once it is done, and not at all when the rows
+ * are not the dispatcher's (their events are fanned out again instead).
+ */
+export interface PendingWrite {
+  /** Starts the write now, if it has not started: an attempt's exchange ended or was never begun. */
+  start(): void;
+  /** Settles once the write is done: true when the attempt's rows are this dispatcher's. */
+  done: Promise<boolean>;
+}
+
+/** The target of a row of {@link sendingColumns}. */
+export function readTarget(r: Record<string, unknown>): Target {
+  return { subscription: readSubscription(r), event: readEvent(r) };
 }
 
 /** A row of {@link TARGET_COLUMNS} as a claimed attempt with its targets. */
 export function toClaimed(r: Record<string, unknown>): Claimed {
-  return {
-    row: readAttempt(r) as QueuedAttempt,
-    target: { subscription: readSubscription(r), event: readEvent(r) },
-  };
+  return { row: readAttempt(r) as QueuedAttempt, target: readTarget(r) };
 }
 
 /** The claim and what its attempts are sent to and send, in one round trip, committed relaxed (deliveries.sql.ts). */

@@ -105,29 +105,91 @@ describe('idle dispatchers wake on the outbox NOTIFY', () => {
     expect(claims.filter((c) => c === 0).length).toBeLessThanOrEqual(events);
   });
 
-  it("hands an idle dispatcher the new event's attempts from the fan-out's own statement", async () => {
-    await h.subscribe(w.receiver.url);
+  it("sends an idle dispatcher's new event after one statement, and writes its attempt meanwhile", async () => {
+    const sub = await h.subscribe(w.receiver.url);
     await sleepingDispatcher();
+    const citus = await isCitus(t.database.db);
     const names: string[] = [];
     let recording = true;
     t.database.observeStatements((statement, execute) => {
-      if (recording) names.push(statement.name);
+      if (!recording) return execute();
+      names.push(statement.name);
+      // The attempt's write waits for the POST: the send cannot be waiting for the write.
+      if (statement.name === 'webhook_hand_over_write') {
+        return w.receiver.waitFor(1, 45_000).then(() => execute());
+      }
       return execute();
     });
     try {
       await h.version();
       await w.receiver.waitFor(1, 45_000);
+      await expect
+        .poll(async () => (await h.deliveries(sub.webhookSubscriptionId)).map((d) => d.status), {
+          timeout: 30_000,
+        })
+        .toEqual(['succeeded']);
     } finally {
       recording = false;
     }
     // From the notification to the send: one statement, no separate read, fan-out or claim. On a
     // cluster, where statements run per tenant: the read, the tenant's fan-out and its claim.
-    const fanOutOrClaim = /^webhook_(fan_out|lease)/;
+    const fanOutOrClaim = /^webhook_(fan_out|lease|hand_over)/;
     expect(names.filter((name) => fanOutOrClaim.test(name))).toEqual(
-      (await isCitus(t.database.db))
+      citus
         ? ['webhook_fan_out_pending_joined', 'webhook_fan_out_dequeue_tenant', 'webhook_lease_tenant_targets']
-        : ['webhook_fan_out_hand_over'],
+        : ['webhook_hand_over_lease', 'webhook_hand_over_write'],
     );
+  });
+
+  it("sends a hand-over's event again when its attempt could not be written, once the lease runs out", async () => {
+    const sub = await h.subscribe(w.receiver.url);
+    await sleepingDispatcher();
+    if (await isCitus(t.database.db)) return;
+    let failWrites = true;
+    const writes: string[] = [];
+    t.database.observeStatements((statement, execute) => {
+      if (statement.name !== 'webhook_hand_over_write') return execute();
+      writes.push(failWrites ? 'failed' : 'written');
+      return failWrites ? Promise.reject(new Error('write lost')) : execute();
+    });
+    await h.version();
+    await w.receiver.waitFor(1, 45_000);
+    await expect.poll(() => writes, { timeout: 30_000 }).toEqual(['failed']);
+    // Sent, but not written: nothing is recorded, and the event stays queued, leased.
+    expect(await h.deliveries(sub.webhookSubscriptionId)).toEqual([]);
+    failWrites = false;
+    w.time.advance(61_000 + 1_000);
+    // The next event's notification: the hand-over takes the one whose lease ran out with it.
+    await h.version();
+    await expect
+      .poll(async () => (await h.deliveries(sub.webhookSubscriptionId)).map((d) => d.status), {
+        timeout: 30_000,
+      })
+      .toEqual(['succeeded', 'succeeded']);
+    expect(w.receiver.received).toHaveLength(3);
+    expect(new Set(w.receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(2);
+  });
+
+  it("lists a hand-over's attempt as pending while a slow receiver holds it", async () => {
+    const sub = await h.subscribe(w.receiver.url);
+    let answer = () => {};
+    w.receiver.script({ until: new Promise<void>((resolve) => (answer = resolve)) });
+    await sleepingDispatcher();
+    await h.version();
+    await w.receiver.waitFor(1, 45_000);
+    // Sent before it was written, and written while the exchange is still open.
+    await expect
+      .poll(async () => (await h.deliveries(sub.webhookSubscriptionId)).map((d) => d.status), {
+        timeout: 30_000,
+      })
+      .toEqual(['pending']);
+    answer();
+    await expect
+      .poll(async () => (await h.deliveries(sub.webhookSubscriptionId)).map((d) => d.status), {
+        timeout: 30_000,
+      })
+      .toEqual(['succeeded']);
+    expect(w.receiver.received).toHaveLength(1);
   });
 
   it('notifies only on commit: a rolled-back event neither wakes nor is delivered', async () => {

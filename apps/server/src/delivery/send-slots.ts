@@ -112,7 +112,7 @@ export class SendSlots {
    * the queue's capacity) until its outcome is recorded: recording overlaps the next sends, and
    * still, an attempt counts only once recorded.
    */
-  #launch({ row, target }: Claimed): void {
+  #launch({ row, target, written }: Claimed): void {
     const { queue, freed } = this.#d;
     this.#launched += 1;
     this.#sending += 1;
@@ -125,11 +125,13 @@ export class SendSlots {
       this.#pump();
       freed();
     };
-    const task = deliverOne(this.#d.deliver, row, this.#d.token, target, sent).catch((err: unknown) => {
-      if (!this.#d.killed()) {
-        this.#d.log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
-      }
-    });
+    const task = deliverOne(this.#d.deliver, row, this.#d.token, target, sent, written).catch(
+      (err: unknown) => {
+        if (!this.#d.killed()) {
+          this.#d.log.error({ err, deliveryId: row.id }, 'webhook delivery failed to record');
+        }
+      },
+    );
     this.#inFlight.add(task);
     void task.finally(() => {
       this.#inFlight.delete(task);

@@ -42,6 +42,8 @@ export const CROSS_TENANT: Readonly<Record<string, string>> = {
   webhook_fan_out: 'outbox fan-out across tenants',
   webhook_fan_out_hand_over: 'outbox fan-out across tenants, leased to an idle dispatcher',
   webhook_fan_out_pending: 'outbox fan-out across tenants, each event read by its key',
+  webhook_hand_over_lease: 'outbox events across tenants, leased to an idle dispatcher',
+  webhook_hand_over_write: 'the attempts of events across tenants, written as they are sent',
   webhook_fan_out_pending_joined: 'outbox fan-out across tenants (a multi-shard read)',
   webhook_lease_due: 'dispatcher: fair lease across tenants',
   webhook_lease_due_targets: 'dispatcher: fair lease across tenants',
@@ -73,6 +75,14 @@ export const ONE_SERVER_ONLY: Readonly<Record<string, { instead: string[]; why: 
   webhook_fan_out_hand_over: {
     instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts', 'webhook_lease_tenant_targets'],
     why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
+  },
+  webhook_hand_over_lease: {
+    instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts', 'webhook_lease_tenant_targets'],
+    why: 'FOR UPDATE SKIP LOCKED on the queue of every tenant',
+  },
+  webhook_hand_over_write: {
+    instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts', 'webhook_lease_tenant_targets'],
+    why: 'locks queued events of every tenant and inserts from another CTE',
   },
   webhook_fan_out_pending: {
     instead: ['webhook_fan_out_dequeue_tenant', 'webhook_queue_attempts'],

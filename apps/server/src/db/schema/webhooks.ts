@@ -35,6 +35,10 @@ export const webhookEventQueue = pgTable(
   {
     eventId: text('event_id').notNull(),
     tenantId: tenantId(),
+    /** The dispatcher sending the event's first attempts before writing them (hand-over, 0250). */
+    leaseToken: text('lease_token'),
+    /** Until when that dispatcher holds the event: no fan-out takes it before. */
+    leasedUntil: ts('leased_until'),
   },
   (t) => [
     primaryKey({ name: 'webhook_event_queue_pkey', columns: [t.tenantId, t.eventId] }),
