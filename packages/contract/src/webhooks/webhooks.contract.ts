@@ -101,7 +101,7 @@ export const webhooksContract = c.router({
     responses: { 200: WebhookDeliveryPageSchema, ...withNotFound },
     summary: 'List delivery attempts',
     description:
-      'Lists delivery attempts of a subscription, newest first, with status, response status and error. Older attempts are purged (retention); retainedSince says where the window starts.',
+      'Lists delivery attempts of a subscription, newest first, with status, response status and error (a new attempt may show only once being sent). Older attempts are purged (retention); retainedSince says where the window starts.',
     metadata: operation('Webhook Subscriptions', 'read', { paginated: true }),
   },
   redeliverWebhookDelivery: {
