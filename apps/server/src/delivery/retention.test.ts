@@ -239,6 +239,7 @@ describe(`webhook retention (WEBHOOKS_RETENTION_DAYS=${DAYS})`, () => {
       const pausing = new Promise<void>((resolve) => {
         paused = resolve;
       });
+      let signal: AbortSignal | undefined;
       const sweeper = new RetentionSweeper({
         db: t.database.db,
         clock: time.clock,
@@ -247,14 +248,18 @@ describe(`webhook retention (WEBHOOKS_RETENTION_DAYS=${DAYS})`, () => {
         intervalMs: 1,
         busy: () => true,
         // A wait that only a stop ends.
-        pause: () => {
+        pause: (_ms, given) => {
+          signal = given;
           paused?.();
           return new Promise<void>(() => {});
         },
       });
       sweeper.start();
       await pausing;
+      expect(signal?.aborted).toBe(false);
       await sweeper.stop();
+      // The wait's own timer is told to go (the default pause clears it).
+      expect(signal?.aborted).toBe(true);
       expect(ran).toHaveLength(1);
       // Every tenant's events are purged after its attempts: none of them went.
       expect((await counts())?.events).toBeGreaterThanOrEqual(2);

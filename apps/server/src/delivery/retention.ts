@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Handle } from '../db/port.js';
 import { int, rowOf, sql, statement, text, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
@@ -177,8 +178,8 @@ export interface RetentionSweeperOptions {
   intervalMs?: number;
   /** True while the dispatcher has deliveries under way: a pass then yields to them (default: never). */
   busy?: () => boolean;
-  /** Waits `ms` (default a timer); a stop ends the wait early. */
-  pause?: (ms: number) => Promise<void>;
+  /** Waits `ms` (default a timer); a stop ends the wait early, and aborts `signal` (the timer is cleared). */
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -197,7 +198,7 @@ export class RetentionSweeper {
   #pass: Promise<void> | undefined;
   #stopped = false;
   /** Ends the pause under way, if any (a stop). */
-  #wake: (() => void) | undefined;
+  #pausing: AbortController | undefined;
 
   constructor(options: RetentionSweeperOptions) {
     this.#o = options;
@@ -212,7 +213,7 @@ export class RetentionSweeper {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearTimeout(this.#timer);
-    this.#wake?.();
+    this.#pausing?.abort();
     await this.#pass;
   }
 
@@ -224,14 +225,20 @@ export class RetentionSweeper {
   async #pace(statementMs: number): Promise<boolean> {
     if (this.#stopped) return false;
     if (!this.#o.busy?.()) return true;
-    const ms = BUSY_PAUSE_FACTOR * statementMs;
-    await Promise.race([
-      (this.#o.pause ?? sleep)(ms),
-      new Promise<void>((resolve) => {
-        this.#wake = resolve;
-      }),
-    ]);
-    this.#wake = undefined;
+    const pausing = new AbortController();
+    this.#pausing = pausing;
+    const stopping = new Promise<void>((resolve) => {
+      pausing.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    try {
+      await Promise.race([
+        (this.#o.pause ?? sleep)(BUSY_PAUSE_FACTOR * statementMs, pausing.signal),
+        stopping,
+      ]);
+    } finally {
+      pausing.abort();
+      this.#pausing = undefined;
+    }
     return !this.#stopped;
   }
 
@@ -252,7 +259,7 @@ export class RetentionSweeper {
   }
 }
 
-/** A timer that does not keep the process alive. */
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/** A timer that does not keep the process alive, cleared when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return delay(ms, undefined, { signal, ref: false }).catch(() => undefined);
 }
