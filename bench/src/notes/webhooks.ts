@@ -22,8 +22,10 @@ function latency(w: WebhooksInput): string {
     ? `In this run, at ${finite(w.latencyRate) ? num(w.latencyRate) : 'a low'} events/s: p50 ${spread(w.p50, 1)} ms, p99 ${spread(w.p99, 1)} ms (target p50 under 20 ms: ${verdict(w.p50.median < 20)}).`
     : `Commit-to-receipt latency was ${NOT_MEASURED}.`;
   return `**Latency.** An idle dispatcher wakes on the \`NOTIFY\` sent in the outbox
-transaction (LISTEN on a dedicated connection; the poll stays as a 1 s fallback), so p50 is the
-fan-out, claim and send time instead of half the old 200 ms poll interval. It is measured after the
+transaction (LISTEN on a dedicated connection; the poll stays as a 1 s fallback), so p50 is one
+statement that leases the new events and reads what their deliveries send, then the send (the
+attempts are written once the first exchange ends: [0250](decisions/0250-an-idle-dispatcher-sends-before-it-writes-the-attempts.md)),
+instead of half the old 200 ms poll interval. It is measured after the
 dispatcher has delivered one event (on a loaded machine a process can take seconds to start, which
 is not delivery latency) and then a second of events at the measured rate (each pooled
 connection's first runs of the claim and hand-over parse and plan them, which made the p99 of a
