@@ -181,6 +181,33 @@ describe("an idle dispatcher's leased hand-over", () => {
     expect(leased.queued).toBe(LEASED_HAND_OVER_BATCH);
   });
 
+  it("takes a tenant's events whole while their attempts fit the 32 ids it brings", async () => {
+    for (let i = 0; i < 16; i += 1) await h.subscribe(`${URL}/${i}`);
+    for (let i = 0; i < 3; i += 1) await h.version();
+    const leased = await leaseHandOver(t.database.db, deps, request(64));
+    // 16 subscriptions: the first 2 events, each with all its attempts; the third stays queued.
+    expect(leased.events.ids).toHaveLength(2);
+    expect(leased.claimed).toHaveLength(32);
+    expect(new Set(leased.claimed.map((c) => c.row.id)).size).toBe(32);
+    expect(await queuedLeases()).toEqual(['idle', 'idle', null]);
+  });
+
+  it('never sends an operational event to the subscription it is about', async () => {
+    const tenant = await t.seed.tenant();
+    const subject = await h.subscribe(URL, { eventTypes: ['webhook.*'] }, tenant);
+    const watcher = await h.subscribe(URL, { eventTypes: ['webhook.delivery.exhausted'] }, tenant);
+    time.advance(1_000);
+    await query(
+      t.database.db,
+      `WITH ev AS (INSERT INTO webhook_events (id, tenant_id, type, payload, created_at, subject_subscription_id)
+         VALUES ('evt_ops_lease', $1, 'webhook.delivery.exhausted', '{}', $2, $3))
+       INSERT INTO webhook_event_queue (event_id, tenant_id) VALUES ('evt_ops_lease', $1)`,
+      [tenant.tenantId, time.clock().toISOString(), subject.webhookSubscriptionId],
+    );
+    const leased = await leaseHandOver(t.database.db, deps, request(16));
+    expect(leased.claimed.map((c) => c.row.subscriptionId)).toEqual([watcher.webhookSubscriptionId]);
+  });
+
   it('keeps one plan that looks events up by key, however many events are stored', async () => {
     await h.subscribe(URL);
     await h.version();
