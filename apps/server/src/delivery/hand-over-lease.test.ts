@@ -1,53 +1,25 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../lib/ids.js';
-import { skipSpanningTenantsOnCitus } from '../test/citus.js';
-import { genericPlan, query, scansOf, statementOf } from '../test/sql.js';
-import { useTestApp } from '../test/test-app.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
+import {
+  attemptsOf,
+  deliveriesCounted,
+  expectEventsLookedUpByKey,
+  queuedEventLeases,
+  UNSENT_URL as URL,
+  useFanOutTest,
+} from '../test/fan-out.js';
 import { fanOut } from './fan-out.js';
-import type { HandOverRequest } from './hand-over.js';
-import { LEASED_HAND_OVER_BATCH, leaseHandOver, writeHandOver } from './hand-over-lease.js';
+import { HAND_OVER_BATCH, type HandOverRequest } from './hand-over.js';
+import { leaseHandOver, writeHandOver } from './hand-over-lease.js';
 
-const time = steppingClock();
-const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
-
-beforeEach(async (context) => {
-  await skipSpanningTenantsOnCitus(t.database.db, context);
-});
-const h = webhookHelpers(t, time.clock);
-const deps = { clock: time.clock, ids: newId };
-const URL = 'http://127.0.0.1:9/hooks';
+const { time, t, h, deps, given } = useFanOutTest();
 const LEASE_MS = 60_000;
 
 function request(limit: number, tenantCap = limit, token = 'idle'): HandOverRequest {
   return { token, leasedUntil: new Date(time.clock().getTime() + LEASE_MS), limit, tenantCap };
 }
 
-interface AttemptRow {
-  id: string;
-  event_id: string;
-  subscription_id: string;
-  lease_token: string | null;
-}
-
-async function attempts(tenantId = t.tenant.tenantId): Promise<AttemptRow[]> {
-  return query<AttemptRow>(
-    t.database.db,
-    `SELECT d.id, d.event_id, d.subscription_id, q.lease_token FROM webhook_deliveries d
-     LEFT JOIN webhook_delivery_queue q ON q.tenant_id = d.tenant_id AND q.id = d.id
-     WHERE d.tenant_id = $1 ORDER BY d.event_id, d.subscription_id`,
-    [tenantId],
-  );
-}
-
-async function queuedLeases(tenantId = t.tenant.tenantId): Promise<(string | null)[]> {
-  const rows = await query<{ lease_token: string | null }>(
-    t.database.db,
-    'SELECT lease_token FROM webhook_event_queue WHERE tenant_id = $1 ORDER BY event_id',
-    [tenantId],
-  );
-  return rows.map((r) => r.lease_token);
-}
+const attempts = (tenantId = t.tenant.tenantId) => attemptsOf(t, tenantId);
+const queuedLeases = (tenantId = t.tenant.tenantId) => queuedEventLeases(t, tenantId);
 
 // Every test starts from an empty queue: a hand-over takes the oldest events of any tenant.
 beforeEach(async () => {
@@ -57,15 +29,7 @@ beforeEach(async () => {
 
 describe("an idle dispatcher's leased hand-over", () => {
   it('reads the attempts the fan-out makes and writes only leases until it is told to write them', async () => {
-    const early = await h.subscribe(URL, { eventTypes: ['page.version.*'] });
-    const exact = await h.subscribe(URL, { eventTypes: ['page.version.created'] });
-    await h.subscribe(URL, { eventTypes: ['page.version.published'] });
-    await h.version();
-    time.advance(1_000);
-    // Subscribed after the first event: only the second reaches it.
-    const late = await h.subscribe(URL, { eventTypes: ['page.version.created'] });
-    time.advance(1_000);
-    await h.version();
+    const { early, exact, late } = await given.typedSubscriptions();
 
     const leased = await leaseHandOver(t.database.db, deps, request(16));
     expect(leased.events.ids).toHaveLength(2);
@@ -93,22 +57,11 @@ describe("an idle dispatcher's leased hand-over", () => {
     expect(rows.map((r) => r.id).sort()).toEqual(leased.claimed.map((c) => c.row.id).sort());
     expect(rows.every((r) => r.lease_token === 'idle')).toBe(true);
     expect(await queuedLeases()).toEqual([]);
-    const [counter] = await query<{ count: number }>(
-      t.database.db,
-      'SELECT count FROM tenant_counters WHERE tenant_id = $1 AND scope = $2',
-      [t.tenant.tenantId, `webhook_deliveries:${late.webhookSubscriptionId}`],
-    );
-    expect(Number(counter?.count)).toBe(1);
+    expect(await deliveriesCounted(t, t.tenant.tenantId, late.webhookSubscriptionId)).toBe(1);
   });
 
   it("takes per tenant its events in order while they fit the room and the tenant's share", async () => {
-    const other = await t.seed.tenant();
-    await h.subscribe(URL);
-    await h.subscribe(URL, {}, other);
-    for (let i = 0; i < 4; i += 1) {
-      await h.version();
-      await h.version(other);
-    }
+    const other = await given.twoTenants(4);
     const leased = await leaseHandOver(t.database.db, deps, request(5, 2));
     const byTenant = (tenantId: string) => leased.claimed.filter((c) => c.row.tenantId === tenantId);
     expect(byTenant(t.tenant.tenantId)).toHaveLength(2);
@@ -156,9 +109,7 @@ describe("an idle dispatcher's leased hand-over", () => {
   });
 
   it('leases each event once beside concurrent fan-outs and hand-overs', async () => {
-    await h.subscribe(URL);
-    await h.subscribe(URL);
-    for (let i = 0; i < 12; i += 1) await h.version();
+    await given.fill(2, 12);
     const [a, , b] = await Promise.all([
       leaseHandOver(t.database.db, deps, request(8, 8, 'a')),
       fanOut(t.database.db, deps, 6),
@@ -175,15 +126,14 @@ describe("an idle dispatcher's leased hand-over", () => {
 
   it('takes no more than its batch and says how many were queued', async () => {
     await h.subscribe(URL);
-    for (let i = 0; i < LEASED_HAND_OVER_BATCH + 2; i += 1) await h.version();
+    for (let i = 0; i < HAND_OVER_BATCH + 2; i += 1) await h.version();
     const leased = await leaseHandOver(t.database.db, deps, request(64));
-    expect(leased.events.ids).toHaveLength(LEASED_HAND_OVER_BATCH);
-    expect(leased.queued).toBe(LEASED_HAND_OVER_BATCH);
+    expect(leased.events.ids).toHaveLength(HAND_OVER_BATCH);
+    expect(leased.queued).toBe(HAND_OVER_BATCH);
   });
 
   it("takes a tenant's events whole while their attempts fit the 32 ids it brings", async () => {
-    for (let i = 0; i < 16; i += 1) await h.subscribe(`${URL}/${i}`);
-    for (let i = 0; i < 3; i += 1) await h.version();
+    await given.fill(16, 3);
     const leased = await leaseHandOver(t.database.db, deps, request(64));
     // 16 subscriptions: the first 2 events, each with all its attempts; the third stays queued.
     expect(leased.events.ids).toHaveLength(2);
@@ -193,17 +143,7 @@ describe("an idle dispatcher's leased hand-over", () => {
   });
 
   it('never sends an operational event to the subscription it is about', async () => {
-    const tenant = await t.seed.tenant();
-    const subject = await h.subscribe(URL, { eventTypes: ['webhook.*'] }, tenant);
-    const watcher = await h.subscribe(URL, { eventTypes: ['webhook.delivery.exhausted'] }, tenant);
-    time.advance(1_000);
-    await query(
-      t.database.db,
-      `WITH ev AS (INSERT INTO webhook_events (id, tenant_id, type, payload, created_at, subject_subscription_id)
-         VALUES ('evt_ops_lease', $1, 'webhook.delivery.exhausted', '{}', $2, $3))
-       INSERT INTO webhook_event_queue (event_id, tenant_id) VALUES ('evt_ops_lease', $1)`,
-      [tenant.tenantId, time.clock().toISOString(), subject.webhookSubscriptionId],
-    );
+    const { watcher } = await given.operationalEvent('evt_ops_lease');
     const leased = await leaseHandOver(t.database.db, deps, request(16));
     expect(leased.claimed.map((c) => c.row.subscriptionId)).toEqual([watcher.webhookSubscriptionId]);
   });
@@ -211,18 +151,6 @@ describe("an idle dispatcher's leased hand-over", () => {
   it('keeps one plan that looks events up by key, however many events are stored', async () => {
     await h.subscribe(URL);
     await h.version();
-    await query(t.database.db, 'ANALYZE webhook_events');
-    await query(
-      t.database.db,
-      `INSERT INTO webhook_events (id, tenant_id, type, payload, created_at)
-       SELECT 'evt_bulk' || g, tenant_id, type, payload, created_at FROM webhook_events, generate_series(1, 2000) g
-       WHERE tenant_id = $1`,
-      [t.tenant.tenantId],
-    );
-    await query(t.database.db, 'ANALYZE webhook_events');
-    const sent = await statementOf(t.database.db, (db) => leaseHandOver(db, deps, request(16)));
-    const scans = scansOf(await genericPlan(t.database.db, sent), 'webhook_events');
-    expect(scans.length).toBeGreaterThan(0);
-    expect(scans.every((s) => s.index === 'webhook_events_pkey')).toBe(true);
+    await expectEventsLookedUpByKey(t, (db) => leaseHandOver(db, deps, request(16)));
   });
 });

@@ -1,15 +1,20 @@
 import type { Handle } from '../db/port.js';
-import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
+import { raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput, type NewAttempt } from './attempts.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
-import type { HandedOver, HandOverRequest } from './hand-over.js';
+import {
+  FIRST_ATTEMPTS,
+  HAND_OVER_BATCH,
+  HAND_OVER_PARAMS,
+  type HandedOver,
+  type HandOverRequest,
+  oldestQueued,
+} from './hand-over.js';
 import { type Claimed, readTarget, sendingColumns } from './lease.repo.js';
 import type { DispatcherLog, QueuedAttempt } from './types.js';
 
-/** Events one leased hand-over takes at most. */
-export const LEASED_HAND_OVER_BATCH = 16;
 /** Longest a leased hand-over's write waits for the first of its exchanges to end. */
 export const WRITE_WAIT_MS = 50;
 /** Attempt ids one leased hand-over brings (a tenant has at most 16 subscriptions). */
@@ -19,9 +24,8 @@ const ID_POOL = 32;
  * The first half of an idle dispatcher's hand-over (decision 0250): leases the oldest queued events
  * whose first attempts it can send at once, and reads what those attempts are sent to and send,
  * without writing them:
- * - ev: the oldest queued events no dispatcher holds (locked ones and unexpired leases skipped);
- * - cand: one attempt per active subscription of the event's tenant that existed when the event
- *   happened and whose event types take it, as the fan-out makes them (hand-over.ts, fan-out.ts);
+ * - ev: the oldest queued events no other dispatcher holds (`oldestQueued`, hand-over.ts);
+ * - cand: the events' first attempts, as the fan-out makes them ({@link FIRST_ATTEMPTS});
  * - sized, taken: per tenant, its events in order while they fit the room, the tenant's share and
  *   the ids brought, up to its first event with a throttled subscription (a throttled attempt waits
  *   for its turn in the delivery queue, so its event is fanned out the usual way);
@@ -32,32 +36,8 @@ const ID_POOL = 32;
  */
 const leaseStatement = statement({
   name: 'webhook_hand_over_lease',
-  params: {
-    ids: textArray,
-    now: timestamptz,
-    token: text,
-    leasedUntil: timestamptz,
-    limit: int,
-    tenantCap: int,
-  },
-  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
-  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q
-  WHERE q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz
-  ORDER BY q.event_id LIMIT ${raw(String(LEASED_HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
-), cand AS MATERIALIZED (
-  SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id, s.throttled
-  FROM ev CROSS JOIN LATERAL (
-    SELECT x.tenant_id, x.type, x.created_at, x.subject_subscription_id FROM webhook_events x
-    WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
-  ) e CROSS JOIN LATERAL (
-    SELECT y.id, y.max_deliveries_per_second IS NOT NULL AS throttled FROM webhook_subscriptions y
-    WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
-      AND y.id IS DISTINCT FROM e.subject_subscription_id
-      AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
-        WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
-    OFFSET 0
-  ) s
-), sized AS (
+  params: HAND_OVER_PARAMS,
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${oldestQueued(p)}, ${FIRST_ATTEMPTS}, sized AS (
   SELECT ev.event_id, ev.tenant_id,
     sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto,
     sum(count(c.subscription_id)) OVER (PARTITION BY ev.tenant_id ORDER BY ev.event_id) AS tenant_upto,
@@ -250,8 +230,8 @@ export async function sendFirstHandOver(
     events: taken,
     attempts: claimed.length,
     claimed,
-    batch: LEASED_HAND_OVER_BATCH,
-    more: leased.queued > taken || leased.queued >= LEASED_HAND_OVER_BATCH,
+    batch: HAND_OVER_BATCH,
+    more: leased.queued > taken || leased.queued >= HAND_OVER_BATCH,
   };
 }
 

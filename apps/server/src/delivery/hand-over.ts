@@ -1,5 +1,5 @@
 import type { Handle } from '../db/port.js';
-import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
+import { int, type Refs, raw, type Sql, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { deliveriesCounter } from './attempts.repo.js';
@@ -11,14 +11,56 @@ export const HAND_OVER_BATCH = 16;
 /** Attempt ids one hand-over brings (a tenant has at most 16 subscriptions: 2 events always fit). */
 const ID_POOL = 32;
 
+/** The parameters of both hand-overs (this one and hand-over-lease.ts's). */
+export const HAND_OVER_PARAMS = {
+  ids: textArray,
+  now: timestamptz,
+  token: text,
+  leasedUntil: timestamptz,
+  limit: int,
+  tenantCap: int,
+};
+
+/**
+ * A CTE `ev`: the oldest {@link HAND_OVER_BATCH} queued events that no other dispatcher holds
+ * (rows locked by another statement and unexpired leases are skipped), locked. The batch is written
+ * in (not a parameter): the plan cached for the statement is then as cheap as one made for each
+ * run, so PostgreSQL keeps it instead of planning every time.
+ */
+export function oldestQueued(p: Pick<Refs<typeof HAND_OVER_PARAMS>, 'now'>): Sql {
+  return sql`ev AS MATERIALIZED (
+  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q
+  WHERE q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz
+  ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
+)`;
+}
+
+/**
+ * A CTE `cand` over a CTE `ev` of queued events (`tenant_id`, `event_id`): one first attempt per
+ * active subscription of the event's tenant that existed when the event happened and whose event
+ * types take it (the rule of `matchesEventType`, fan-out.ts, in SQL), never the subscription an
+ * operational event is about; `throttled` when the subscription has a rate. Each event and its
+ * subscriptions are looked up by key per queued event (`OFFSET 0` keeps those lookups apart).
+ */
+export const FIRST_ATTEMPTS = raw(`cand AS MATERIALIZED (
+  SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id, s.throttled
+  FROM ev CROSS JOIN LATERAL (
+    SELECT x.tenant_id, x.type, x.created_at, x.subject_subscription_id FROM webhook_events x
+    WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
+  ) e CROSS JOIN LATERAL (
+    SELECT y.id, y.max_deliveries_per_second IS NOT NULL AS throttled FROM webhook_subscriptions y
+    WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
+      AND y.id IS DISTINCT FROM e.subject_subscription_id
+      AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
+        WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
+    OFFSET 0
+  ) s
+)`);
+
 /*
  * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
- * - ev: the oldest queued events (another dispatcher's, locked or leased (hand-over-lease.ts), are skipped);
- * - cand: one attempt per active subscription of the event's tenant that existed when the event
- *   happened and whose event types take it (`matchesEventType`, fan-out.ts, in SQL); each event
- *   and its subscriptions are looked up by key per queued event (OFFSET 0 keeps those lookups
- *   apart), and the batch is written in (not a parameter): the plan cached for the statement is
- *   then as cheap as one made for each run, so PostgreSQL keeps it instead of planning every time;
+ * - ev: the oldest queued events no other dispatcher holds ({@link oldestQueued});
+ * - cand: the events' first attempts ({@link FIRST_ATTEMPTS});
  * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
  * - attempts, then inserted, queued and counted as every attempt is (deliveries.sql.ts), the
@@ -29,33 +71,8 @@ const ID_POOL = 32;
  */
 const handOverStatement = statement({
   name: 'webhook_fan_out_hand_over',
-  params: {
-    ids: textArray,
-    now: timestamptz,
-    token: text,
-    leasedUntil: timestamptz,
-    limit: int,
-    tenantCap: int,
-    scopePrefix: text,
-  },
-  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ev AS MATERIALIZED (
-  SELECT q.tenant_id, q.event_id FROM webhook_event_queue q
-  WHERE q.leased_until IS NULL OR q.leased_until <= ${p.now}::timestamptz
-  ORDER BY q.event_id LIMIT ${raw(String(HAND_OVER_BATCH))} FOR UPDATE SKIP LOCKED
-), cand AS MATERIALIZED (
-  SELECT ev.event_id, e.tenant_id, e.type, s.id AS subscription_id
-  FROM ev CROSS JOIN LATERAL (
-    SELECT x.tenant_id, x.type, x.created_at, x.subject_subscription_id FROM webhook_events x
-    WHERE x.tenant_id = ev.tenant_id AND x.id = ev.event_id OFFSET 0
-  ) e CROSS JOIN LATERAL (
-    SELECT y.id FROM webhook_subscriptions y
-    WHERE y.tenant_id = e.tenant_id AND y.status = 'active' AND y.deleted_at IS NULL AND y.created_at <= e.created_at
-      AND y.id IS DISTINCT FROM e.subject_subscription_id
-      AND EXISTS (SELECT 1 FROM unnest(y.event_types) AS f(t)
-        WHERE f.t = e.type OR (right(f.t, 2) = '.*' AND starts_with(e.type, left(f.t, -1))))
-    OFFSET 0
-  ) s
-), sized AS (
+  params: { ...HAND_OVER_PARAMS, scopePrefix: text },
+  sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${oldestQueued(p)}, ${FIRST_ATTEMPTS}, sized AS (
   SELECT ev.event_id, sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto
   FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id
 ), taken AS MATERIALIZED (

@@ -1,24 +1,14 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Db, Tx } from '../db/port.js';
-import { newId } from '../lib/ids.js';
-import { skipSpanningTenantsOnCitus } from '../test/citus.js';
+import { UNSENT_URL as URL, useFanOutTest } from '../test/fan-out.js';
 import { query } from '../test/sql.js';
-import { useTestApp } from '../test/test-app.js';
-import { steppingClock, WEBHOOK_TEST_ENV, webhookHelpers } from '../test/webhooks.js';
 import { fanOut } from './fan-out.js';
 import { handOver } from './hand-over.js';
+import { leaseHandOver, writeHandOver } from './hand-over-lease.js';
 import { completeAndLease, leaseDue, leaseDueWithTargets } from './lease.repo.js';
 import { SuccessRecorder } from './success-batch.js';
 
-const time = steppingClock();
-const t = useTestApp({ clock: time.clock, env: WEBHOOK_TEST_ENV });
-
-beforeEach(async (context) => {
-  await skipSpanningTenantsOnCitus(t.database.db, context);
-});
-const h = webhookHelpers(t, time.clock);
-const deps = { clock: time.clock, ids: newId };
-const URL = 'http://127.0.0.1:9/hooks';
+const { time, t, h, deps } = useFanOutTest();
 
 const synchronousCommit = async (db: Db | Tx): Promise<string> => {
   const [row] = await query<{ synchronous_commit: string }>(db, 'SHOW synchronous_commit');
@@ -77,6 +67,18 @@ describe("the dispatcher's own statements commit without waiting for the WAL flu
       handOver(tx, deps, { ...lease('handed'), limit: 16, tenantCap: 16 }),
     );
     expect(handed).toEqual({ inside: 'off', after: 'on' });
+
+    await h.version();
+    const request = { ...lease('sent-first'), limit: 16, tenantCap: 16 };
+    const leasedFirst = await commitSetting((tx) => leaseHandOver(tx, deps, request));
+    expect(leasedFirst).toEqual({ inside: 'off', after: 'on' });
+    await h.version();
+    const sentFirst = await leaseHandOver(t.database.db, deps, request);
+    expect(sentFirst.claimed).toHaveLength(1);
+    expect(await commitSetting((tx) => writeHandOver(tx, sentFirst, request))).toEqual({
+      inside: 'off',
+      after: 'on',
+    });
 
     await h.version();
     await fanOut(t.database.db, deps);
