@@ -18,10 +18,12 @@ export function matchesEventType(filters: readonly string[], type: WebhookEventT
  * The queued events, oldest first (their ids are UUIDv7s), each with the active subscriptions of
  * its tenant (a tenant has at most a handful: the subscription cap). Read without locks: the
  * statement below decides. A queued id without its event (never written so, but harmless) comes
- * back with a null type and is only dequeued. On one server each event is looked up by its key
- * (`LATERAL`, kept apart by its `LIMIT`): joined plainly, the planner hashes the whole event table whenever the batch looks
- * small beside it (decision 0247). Citus refuses that form across shards, and there each shard's
- * table is a fraction of the whole: the cluster keeps the plain join.
+ * back with a null type and is only dequeued. Events leased to a dispatcher that sends them first
+ * (hand-over-lease.ts) are left alone until their lease runs out. On one server each event is
+ * looked up by its key (`LATERAL`, kept apart by its `LIMIT`): joined plainly, the planner hashes
+ * the whole event table whenever the batch looks small beside it (decision 0247). Citus refuses
+ * that form across shards, and there each shard's table is a fraction of the whole: the cluster
+ * keeps the plain join.
  */
 function pendingStatement(byKey: boolean) {
   const events = byKey
@@ -109,9 +111,10 @@ export interface FanOutOptions {
 
 /**
  * Turns up to `batch` outbox events into first delivery attempts, one per matching subscription
- * that existed when the event happened (never the subscription an operational event is about), and takes the events off the fan-out queue, in two round
- * trips (a read, then one statement that locks, inserts, counts and dequeues): an event is fanned
- * out exactly once, even with several dispatchers. Returns the queued events it found (0: none left).
+ * that existed when the event happened (never the subscription an operational event is about),
+ * and takes the events off the fan-out queue, in two round trips (a read, then one statement that
+ * locks, inserts, counts and dequeues): an event is fanned out exactly once, even with several
+ * dispatchers. Returns the queued events it found (0: none left).
  */
 export async function fanOut(
   db: Handle,

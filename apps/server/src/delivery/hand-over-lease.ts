@@ -2,7 +2,7 @@ import type { Handle } from '../db/port.js';
 import { raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
-import { attemptInput, type NewAttempt } from './attempts.repo.js';
+import { attemptInput } from './attempts.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
 import {
   FIRST_ATTEMPTS,
@@ -10,6 +10,7 @@ import {
   HAND_OVER_PARAMS,
   type HandedOver,
   type HandOverRequest,
+  handOverIds,
   oldestQueued,
 } from './hand-over.js';
 import { type Claimed, readTarget, sendingColumns } from './lease.repo.js';
@@ -17,8 +18,6 @@ import type { DispatcherLog, QueuedAttempt } from './types.js';
 
 /** Longest a leased hand-over's write waits for the first of its exchanges to end. */
 export const WRITE_WAIT_MS = 50;
-/** Attempt ids one leased hand-over brings (a tenant has at most 16 subscriptions). */
-const ID_POOL = 32;
 
 /*
  * The first half of an idle dispatcher's hand-over (decision 0250): leases the oldest queued events
@@ -120,7 +119,7 @@ export async function leaseHandOver(
 ): Promise<LeasedHandOver> {
   const now = deps.clock();
   const rows = await db.all(leaseStatement, {
-    ids: Array.from({ length: ID_POOL }, () => deps.ids('whdel')),
+    ids: handOverIds(deps.ids),
     now,
     token: request.token,
     leasedUntil: request.leasedUntil,
@@ -173,25 +172,12 @@ export async function writeHandOver(
   leased: LeasedHandOver,
   request: Pick<HandOverRequest, 'token' | 'leasedUntil'>,
 ): Promise<Set<string>> {
-  const attempts = leased.claimed.map(
-    ({ row }): NewAttempt => ({
-      id: row.id,
-      tenantId: row.tenantId,
-      subscriptionId: row.subscriptionId,
-      eventId: row.eventId,
-      eventType: row.eventType,
-      attempt: row.attempt,
-      retryStep: row.retryStep,
-      createdAt: row.createdAt,
-      nextAttemptAt: row.nextAttemptAt,
-    }),
-  );
   const rows = await db.all(writeStatement, {
     eventTenantIds: leased.events.tenantIds,
     eventIds: leased.events.ids,
     token: request.token,
     leasedUntil: request.leasedUntil,
-    ...attemptInput(attempts),
+    ...attemptInput(leased.claimed.map((c) => c.row)),
   });
   return new Set(rows.map((r) => String(r.eventId)));
 }

@@ -11,6 +11,11 @@ export const HAND_OVER_BATCH = 16;
 /** Attempt ids one hand-over brings (a tenant has at most 16 subscriptions: 2 events always fit). */
 const ID_POOL = 32;
 
+/** The attempt ids a hand-over brings (either kind: this one or hand-over-lease.ts's). */
+export function handOverIds(ids: IdSource): string[] {
+  return Array.from({ length: ID_POOL }, () => ids('whdel'));
+}
+
 /** The parameters of both hand-overs (this one and hand-over-lease.ts's). */
 export const HAND_OVER_PARAMS = {
   ids: textArray,
@@ -135,9 +140,8 @@ export async function handOver(
   deps: { clock: Clock; ids: IdSource },
   request: HandOverRequest,
 ): Promise<HandedOver> {
-  const ids = Array.from({ length: ID_POOL }, () => deps.ids('whdel'));
   const rows = await db.all(handOverStatement, {
-    ids,
+    ids: handOverIds(deps.ids),
     now: deps.clock(),
     token: request.token,
     leasedUntil: request.leasedUntil,
