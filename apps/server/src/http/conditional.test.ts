@@ -1,11 +1,29 @@
 import type { Page, Topic } from '@customer-api/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { createRateLimiter } from '../rate-limit/rate-limit.js';
 import { send } from '../test/accounts.js';
 import { expectApiError } from '../test/http-cases.js';
 import { useTestApp } from '../test/test-app.js';
 
-const t = useTestApp();
+/** Points given back so far (a 304's refund runs after its response is sent). */
+let refunds = 0;
+const t = useTestApp({
+  rateLimiter: (database, config) => {
+    const limiter = createRateLimiter({
+      ...config.rateLimit,
+      redisUrl: config.redisUrl,
+      pool: database.pool,
+    });
+    return {
+      ...limiter,
+      refund: async (key) => {
+        await limiter.refund(key);
+        refunds += 1;
+      },
+    };
+  },
+});
 
 const ETAG = /^"[A-Za-z0-9_-]{22}"$/;
 
@@ -99,11 +117,14 @@ describe('If-None-Match', () => {
     const url = `/v0/topics/${body.topicId}`;
     const remaining = (res: LightMyRequestResponse) => Number(res.headers['ratelimit-remaining']);
     const first = await request('GET', url, {});
+    const before = refunds;
     const notModified = await request('GET', url, { 'if-none-match': etag });
     expect(notModified.statusCode).toBe(304);
     // The 304's headers show the window without it; the next request counts only itself.
     expect(remaining(notModified)).toBe(remaining(first));
     for (let i = 0; i < 5; i += 1) await request('GET', url, { 'if-none-match': etag });
+    // Each point is given back once its 304 is sent, which may be after the client has it.
+    await expect.poll(() => refunds - before).toBe(6);
     expect(remaining(await request('GET', url, {}))).toBe(remaining(first) - 1);
   });
 
