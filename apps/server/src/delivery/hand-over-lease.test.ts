@@ -132,7 +132,7 @@ describe("an idle dispatcher's leased hand-over", () => {
     expect(leased.queued).toBe(HAND_OVER_BATCH);
   });
 
-  it("takes a tenant's events whole while their attempts fit the 32 ids it brings", async () => {
+  it("takes a tenant's events whole while their attempts fit the 32 it may make", async () => {
     await given.fill(16, 3);
     const leased = await leaseHandOver(t.database.db, deps, request(64));
     // 16 subscriptions: the first 2 events, each with all its attempts; the third stays queued.

@@ -1,16 +1,16 @@
 import type { Handle } from '../db/port.js';
-import { raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
+import { int, raw, sql, statement, text, textArray, timestamptz } from '../db/sql.js';
 import type { Clock } from '../lib/clock.js';
 import type { IdSource } from '../lib/ids.js';
 import { attemptInput } from './attempts.repo.js';
 import { ATTEMPT_PARAMS, insertAndCount, RELAXED_COMMIT, unnestAttempts } from './deliveries.sql.js';
 import {
   FIRST_ATTEMPTS,
+  HAND_OVER_ATTEMPTS,
   HAND_OVER_BATCH,
   HAND_OVER_PARAMS,
   type HandedOver,
   type HandOverRequest,
-  handOverIds,
   oldestQueued,
 } from './hand-over.js';
 import { type Claimed, readTarget, sendingColumns } from './lease.repo.js';
@@ -26,16 +26,17 @@ export const WRITE_WAIT_MS = 50;
  * - ev: the oldest queued events no other dispatcher holds (`oldestQueued`, hand-over.ts);
  * - cand: the events' first attempts, as the fan-out makes them ({@link FIRST_ATTEMPTS});
  * - sized, taken: per tenant, its events in order while they fit the room, the tenant's share and
- *   the ids brought, up to its first event with a throttled subscription (a throttled attempt waits
+ *   the most attempts a hand-over makes, up to its first event with a throttled subscription (a throttled attempt waits
  *   for its turn in the delivery queue, so its event is fanned out the usual way);
  * - leased: the taken events, leased to the caller until the attempts' lease ends.
- * Answers one row per attempt with its targets (one row of nulls when none), each with how many
- * events were queued (`queuedEvents`) and the taken events' keys. Committed relaxed: lost in a
+ * Answers one row per attempt, numbered (`n`), with its targets (one row of nulls when none), each
+ * with how many events were queued (`queuedEvents`) and the taken events' keys; the attempts get
+ * their ids from the caller once they are back. Committed relaxed: lost in a
  * crash, the events are only queued again.
  */
 const leaseStatement = statement({
   name: 'webhook_hand_over_lease',
-  params: HAND_OVER_PARAMS,
+  params: { ...HAND_OVER_PARAMS, attempts: int },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${oldestQueued(p)}, ${FIRST_ATTEMPTS}, sized AS (
   SELECT ev.event_id, ev.tenant_id,
     sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto,
@@ -44,7 +45,7 @@ const leaseStatement = statement({
   FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id, ev.tenant_id
 ), taken AS MATERIALIZED (
   SELECT event_id, tenant_id FROM sized
-  WHERE upto <= least(${p.limit}::int, cardinality(${p.ids}::text[])) AND tenant_upto <= ${p.tenantCap}::int AND NOT throttled
+  WHERE upto <= least(${p.limit}::int, ${p.attempts}::int) AND tenant_upto <= ${p.tenantCap}::int AND NOT throttled
 ), leased AS (
   UPDATE webhook_event_queue q SET lease_token = ${p.token}, leased_until = ${p.leasedUntil}::timestamptz
   FROM taken t WHERE q.tenant_id = t.tenant_id AND q.event_id = t.event_id
@@ -58,7 +59,7 @@ const leaseStatement = statement({
   FROM leased
 )
 SELECT (SELECT count(*) FROM ev)::int AS "queuedEvents", k.*,
-  (${p.ids}::text[])[x.n] AS id, x.tenant_id AS "tenantId", x.subscription_id AS "subscriptionId",
+  x.n, x.tenant_id AS "tenantId", x.subscription_id AS "subscriptionId",
   x.event_id AS "eventId", x.type AS "eventType", ${sendingColumns()}
 FROM relaxed CROSS JOIN keys k
 LEFT JOIN numbered x ON true
@@ -119,7 +120,7 @@ export async function leaseHandOver(
 ): Promise<LeasedHandOver> {
   const now = deps.clock();
   const rows = await db.all(leaseStatement, {
-    ids: handOverIds(deps.ids),
+    attempts: HAND_OVER_ATTEMPTS,
     now,
     token: request.token,
     leasedUntil: request.leasedUntil,
@@ -128,10 +129,10 @@ export async function leaseHandOver(
   });
   const first = rows[0];
   const claimed = rows
-    .filter((r) => r.id !== null && r.id !== undefined)
+    .filter((r) => r.n !== null && r.n !== undefined)
     .map((r): Claimed => {
       const row: QueuedAttempt = {
-        id: String(r.id),
+        id: deps.ids('whdel'),
         tenantId: String(r.tenantId),
         subscriptionId: String(r.subscriptionId),
         eventId: String(r.eventId),

@@ -8,17 +8,14 @@ import { type Claimed, TARGET_COLUMNS, toClaimed } from './lease.repo.js';
 
 /** Events one hand-over takes at most. */
 export const HAND_OVER_BATCH = 16;
-/** Attempt ids one hand-over brings (a tenant has at most 16 subscriptions: 2 events always fit). */
-const ID_POOL = 32;
-
-/** The attempt ids a hand-over brings (either kind: this one or hand-over-lease.ts's). */
-export function handOverIds(ids: IdSource): string[] {
-  return Array.from({ length: ID_POOL }, () => ids('whdel'));
-}
+/**
+ * Attempts one hand-over makes at most (either kind: this one or hand-over-lease.ts's); a tenant
+ * has at most 16 subscriptions, so 2 events always fit.
+ */
+export const HAND_OVER_ATTEMPTS = 32;
 
 /** The parameters of both hand-overs (this one and hand-over-lease.ts's). */
 export const HAND_OVER_PARAMS = {
-  ids: textArray,
   now: timestamptz,
   token: text,
   leasedUntil: timestamptz,
@@ -66,7 +63,8 @@ export const FIRST_ATTEMPTS = raw(`cand AS MATERIALIZED (
  * The fan-out of an idle dispatcher, from the queue to attempts it holds, in one statement:
  * - ev: the oldest queued events no other dispatcher holds ({@link oldestQueued});
  * - cand: the events' first attempts ({@link FIRST_ATTEMPTS});
- * - taken: the events, in order, whose attempts fit the ids brought (the rest stay queued);
+ * - taken: the events, in order, whose attempts fit the ids brought ({@link HAND_OVER_ATTEMPTS}; the
+ *   rest stay queued);
  * - chosen: the attempts leased at once: per tenant at most its share, in all at most the room;
  * - attempts, then inserted, queued and counted as every attempt is (deliveries.sql.ts), the
  *   chosen ones queued leased; dequeued: the events off the fan-out queue.
@@ -76,7 +74,7 @@ export const FIRST_ATTEMPTS = raw(`cand AS MATERIALIZED (
  */
 const handOverStatement = statement({
   name: 'webhook_fan_out_hand_over',
-  params: { ...HAND_OVER_PARAMS, scopePrefix: text },
+  params: { ...HAND_OVER_PARAMS, ids: textArray, scopePrefix: text },
   sql: (p) => sql`WITH ${RELAXED_COMMIT}, ${oldestQueued(p)}, ${FIRST_ATTEMPTS}, sized AS (
   SELECT ev.event_id, sum(count(c.subscription_id)) OVER (ORDER BY ev.event_id) AS upto
   FROM ev LEFT JOIN cand c ON c.event_id = ev.event_id GROUP BY ev.event_id
@@ -141,7 +139,7 @@ export async function handOver(
   request: HandOverRequest,
 ): Promise<HandedOver> {
   const rows = await db.all(handOverStatement, {
-    ids: handOverIds(deps.ids),
+    ids: Array.from({ length: HAND_OVER_ATTEMPTS }, () => deps.ids('whdel')),
     now: deps.clock(),
     token: request.token,
     leasedUntil: request.leasedUntil,
