@@ -55,7 +55,10 @@ export interface PeerInput {
   label?: string;
   durable?: boolean;
   deliveriesPerS?: Spread;
+  /** CPU of the sending process (workers, dispatcher or the plain POST loop) per delivery, µs. */
+  cpuUsPerDelivery?: Spread;
   pgCpuUsPerDelivery?: Spread;
+  receiverCpuUsPerDelivery?: Spread;
   bySize?: Record<string, { deliveriesPerS?: Spread; oursOver?: Spread } | undefined>;
   withLogRow?: { deliveriesPerS?: Spread; oursOver?: Spread };
   p50Ms?: Spread;

@@ -78,6 +78,38 @@ describe('renderNotes', () => {
     expect(before.webhookPeers).toMatch(/target 1\.5: \*\*missed\*\*/);
   });
 
+  it('works out what the 1.5 × target leaves a delivery from the CPU and rates of the run', () => {
+    const webhooks = committed.webhooks;
+    const vs = webhooks?.vsBestPeer;
+    const size = webhooks?.peerRun?.sizes?.at(-1);
+    if (!webhooks?.peers || !vs || size === undefined)
+      throw new Error('the committed results lack the peers');
+    const at = (v: number) => ({ min: v, median: v, max: v });
+    const system = (rate: number, send: number, pg: number, receiver: number) => ({
+      label: 'a system',
+      cpuUsPerDelivery: at(send),
+      pgCpuUsPerDelivery: at(pg),
+      receiverCpuUsPerDelivery: at(receiver),
+      bySize: { [String(size)]: { deliveriesPerS: at(rate) } },
+    });
+    const note = renderNotes({
+      ...committed,
+      webhooks: {
+        ...webhooks,
+        // Cores kept busy: the peer 1.0, plain undici 1.0, ours 1.4.
+        peers: { ...webhooks.peers, [vs.peer]: system(5000, 140, 20, 40), undici: system(10_000, 60, 0, 40) },
+        peersOurs: { ours: system(4000, 200, 100, 50) },
+      },
+    }).webhookPeers;
+    expect(note).toContain('ours kept 1.40 cores busy, the peer 1.00, plain undici 1.00');
+    // 1.4 cores over 1.5 × 5,000 deliveries/s; the POST loop and the receiver take 60 + 40 µs.
+    expect(note).toContain('leaves 187 µs of CPU a delivery');
+    expect(note).toContain('which leaves 87 µs for PostgreSQL');
+    expect(note).toContain(
+      'the peer spends 20 µs in PostgreSQL and 80 µs beyond the POST, ours 100 and 140.',
+    );
+  });
+
   it('takes every section figure from the input', () => {
     const before = renderNotes(committed);
     const after = renderNotes(perturb(committed) as NotesInput);

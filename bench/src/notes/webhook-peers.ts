@@ -74,6 +74,55 @@ function limit(w: WebhooksInput, size: number | undefined): string | undefined {
   return `**Distance to the limit.** Ours / plain undici POSTs: ${ratio(vs.undici)}.${asks} On two shared cores the remaining difference is the fan-out, the shares of each claim and the delivery log, which the peer does not do.`;
 }
 
+/** CPU per delivery of `p`, µs (medians): its sending process, PostgreSQL and the receiver. */
+function cpuOf(p: PeerInput | undefined): { send: number; pg: number; receiver: number } | undefined {
+  const send = p?.cpuUsPerDelivery?.median;
+  const pg = p?.pgCpuUsPerDelivery?.median;
+  const receiver = p?.receiverCpuUsPerDelivery?.median;
+  return finite(send) && finite(pg) && finite(receiver) ? { send, pg, receiver } : undefined;
+}
+
+/**
+ * What the 1.5 × target leaves a delivery of CPU on this machine: the cores each system kept busy
+ * (its CPU per delivery times its deliveries/s), the most of them spread over 1.5 × the peer's rate,
+ * less what plain undici's POST loop and the receiver take for the same delivery.
+ */
+function budget(w: WebhooksInput, size: number | undefined): string | undefined {
+  const vs = w.vsBestPeer;
+  if (!vs) return undefined;
+  const systems = [
+    { name: 'ours', p: w.peersOurs?.ours },
+    { name: 'the peer', p: w.peers?.[vs.peer] },
+    { name: 'plain undici', p: w.peers?.undici },
+  ].map(({ name, p }) => {
+    const cpu = cpuOf(p);
+    const rate = rateAt(p, size)?.median;
+    return {
+      name,
+      cpu,
+      rate,
+      cores: cpu && finite(rate) ? ((cpu.send + cpu.pg + cpu.receiver) * rate) / 1e6 : Number.NaN,
+    };
+  });
+  const [ours, peer, undici] = systems;
+  if (
+    !ours?.cpu ||
+    !peer?.cpu ||
+    !undici?.cpu ||
+    !finite(peer.rate) ||
+    !systems.every((x) => finite(x.cores))
+  ) {
+    return undefined;
+  }
+  const cores = Math.max(...systems.map((x) => x.cores));
+  const perDelivery = (cores * 1e6) / (1.5 * peer.rate);
+  const bare = undici.cpu;
+  const floor = bare.send + bare.receiver;
+  const left = perDelivery - floor;
+  const beyond = (x: { send: number }) => x.send - bare.send;
+  return `**What the target leaves a delivery.** CPU per delivery (sending process, PostgreSQL, receiver) times deliveries/s, medians: ours kept ${num(ours.cores, 2)} cores busy, the peer ${num(peer.cores, 2)}, plain undici ${num(undici.cores, 2)}. At the most of these, 1.5 × the peer's ${num(peer.rate)} deliveries/s leaves ${num(perDelivery)} µs of CPU a delivery. Plain undici's POST and the receiver take ${num(floor)} µs of it, which leaves ${num(left)} µs for PostgreSQL and everything a sender does besides the POST. The PostgreSQL target alone is ${num(0.67 * peer.cpu.pg)} µs (0.67 × the peer's ${num(peer.cpu.pg)}); the peer spends ${num(peer.cpu.pg)} µs in PostgreSQL and ${num(beyond(peer.cpu))} µs beyond the POST, ours ${num(ours.cpu.pg)} and ${num(beyond(ours.cpu))}.`;
+}
+
 /** Scenario 4 against the job queues: this run's verdicts, what they measure, and what is next. */
 export function webhookPeersNote(results: NotesInput): string {
   const w = results.webhooks;
@@ -96,6 +145,7 @@ other indexes, where graphile-worker deletes a job; how the queue compared with 
 build, and where ours spent its statements then, are in the history.`,
     withLog(w, size),
     limit(w, size),
+    budget(w, size),
     `**What the profile shows is left.** A \`pg_stat_statements\` profile of one drain
 ([0247](decisions/0247-queue-rows-are-found-where-their-claim-left-them.md)) puts ours at about four
 times the peer's buffers and three times its WAL records per delivery: the fan-out (an event becomes
