@@ -26,13 +26,14 @@ export const WRITE_WAIT_MS = 50;
  * - ev: the oldest queued events no other dispatcher holds (`oldestQueued`, hand-over.ts);
  * - cand: the events' first attempts, as the fan-out makes them ({@link FIRST_ATTEMPTS});
  * - sized, taken: per tenant, its events in order while they fit the room, the tenant's share and
- *   the most attempts a hand-over makes, up to its first event with a throttled subscription (a throttled attempt waits
- *   for its turn in the delivery queue, so its event is fanned out the usual way);
+ *   the most attempts a hand-over makes, up to its first event with a throttled subscription (a
+ *   throttled attempt waits for its turn in the delivery queue, so its event is fanned out the
+ *   usual way);
  * - leased: the taken events, leased to the caller until the attempts' lease ends.
  * Answers one row per attempt, numbered (`n`), with its targets (one row of nulls when none), each
  * with how many events were queued (`queuedEvents`) and the taken events' keys; the attempts get
- * their ids from the caller once they are back. Committed relaxed: lost in a
- * crash, the events are only queued again.
+ * their ids from the caller once they are back. Committed relaxed: lost in a crash, the events are
+ * only queued again.
  */
 const leaseStatement = statement({
   name: 'webhook_hand_over_lease',
