@@ -90,15 +90,10 @@ function cpuOf(p: PeerInput | undefined): { send: number; pg: number; receiver: 
 function budget(w: WebhooksInput, size: number | undefined): string | undefined {
   const vs = w.vsBestPeer;
   if (!vs) return undefined;
-  const systems = [
-    { name: 'ours', p: w.peersOurs?.ours },
-    { name: 'the peer', p: w.peers?.[vs.peer] },
-    { name: 'plain undici', p: w.peers?.undici },
-  ].map(({ name, p }) => {
+  const systems = [w.peersOurs?.ours, w.peers?.[vs.peer], w.peers?.undici].map((p) => {
     const cpu = cpuOf(p);
     const rate = rateAt(p, size)?.median;
     return {
-      name,
       cpu,
       rate,
       cores: cpu && finite(rate) ? ((cpu.send + cpu.pg + cpu.receiver) * rate) / 1e6 : Number.NaN,
